@@ -1,0 +1,258 @@
+// The D syntax tree. The parser builds it; sema resolves it in place, so that after a successful
+// compile every Expr has `type` set and only the "typed" node kinds below remain.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "types.h"
+
+namespace dsched::lang {
+
+struct SourcePos {
+  uint32_t file = 0;    // index into the compile's source list
+  uint32_t offset = 0;  // byte offset in that source
+  uint32_t line = 1;
+  uint32_t column = 1;  // 1-based, in bytes
+};
+struct SourceRange {
+  SourcePos begin, end;
+};
+
+enum class ExprKind {
+  // Typed nodes (what sema leaves behind).
+  IntLiteral,
+  StringLiteral,
+  Variable,    // a D variable: global scalar, global associative array, self->, this->
+  Builtin,     // timestamp, pid, curthread, arg0...
+  ProbeArg,    // the native value of args[N] (a translated argument's translator input)
+  Unary,
+  IncDec,
+  Binary,
+  Assign,
+  Ternary,
+  Cast,
+  Member,      // s.m and p->m on D structs or kernel (BTF) types
+  Index,       // array or pointer indexing (a single subscript after sema)
+  Call,        // actions and subroutines
+  AggRef,      // @name as an argument of printa(), normalize(), clear()...
+  // Parse-only nodes, replaced by sema.
+  Ident,
+  MacroVar,    // $1, $$1, $pid, $target...
+  SizeofType,
+  SizeofExpr,
+  Offsetof,
+  Xlate,
+};
+
+enum class VarScope { Global, ThreadLocal, ClauseLocal };
+
+enum class Builtin {
+  Timestamp, Vtimestamp, Walltimestamp, Cpu, Curcpu, Pid, Ppid, Tid, Execname, Uid, Gid,
+  Probeprov, Probemod, Probefunc, Probename, Arg0, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7,
+  Arg8, Arg9, Args, Curthread, Curlwpsinfo, Curpsinfo, Stackdepth, Ustackdepth, Errno, Epid, Id,
+};
+const char* builtin_name(Builtin builtin);
+
+enum class UnaryOp { Neg, Plus, Not, BitNot, Deref, AddressOf };
+enum class BinaryOp {
+  Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr,
+  LogAnd, LogXor, LogOr, Comma,
+};
+const char* unary_op_text(UnaryOp op);
+const char* binary_op_text(BinaryOp op);
+bool is_comparison(BinaryOp op);
+
+// Actions (statement-level, void) and subroutines (values).
+enum class Func {
+  Trace, Printf, Printa, Exit, Stack, Ustack, Speculation, Speculate, Commit, Discard,
+  Normalize, Denormalize, Trunc, Clear, Setopt, Stringof, Strlen, Strjoin, Substr, Strchr,
+  Strrchr, Strstr, Basename, Dirname, Lltostr, Copyinstr, Copyin, Rand, System, Raise,
+  CtprofSnapshot, CtprofCompare,
+};
+const char* func_name(Func func);
+
+enum class AggFunc { Count, Sum, Avg, Min, Max, Stddev, Quantize, Lquantize, Llquantize };
+const char* agg_func_name(AggFunc func);
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+struct TypeName;
+using TypeNamePtr = std::shared_ptr<TypeName>;
+
+struct Expr {
+  ExprKind kind;
+  SourceRange loc;
+  const Type* type = nullptr;  // set by sema
+
+  // Operands, by kind:
+  //   Unary/Cast/SizeofExpr/Xlate/IncDec: [operand]   Binary/Assign: [lhs, rhs]
+  //   Ternary: [cond, then, else]   Member: [base]   Index: [base, subscripts...]
+  //   Call: [args...]   Variable: [keys...] (associative arrays)
+  std::vector<ExprPtr> operands;
+
+  uint64_t value = 0;      // IntLiteral (two's complement bits of a signed value)
+  std::string text;        // StringLiteral value; Ident/MacroVar/Variable/Member/AggRef/Call name
+  union {
+    UnaryOp unary_op;
+    BinaryOp binary_op;    // Binary; Assign: the compound operator when `compound`
+    Builtin builtin;
+    Func func;
+    VarScope scope;
+  };
+  bool compound = false;   // Assign: `op=`
+  bool increment = false;  // IncDec: ++ rather than --
+  bool prefix = false;     // IncDec: ++x rather than x++
+  bool arrow = false;      // Member: p->m rather than s.m
+  bool string_macro = false;  // MacroVar: $$name
+  int id = -1;             // Variable: index in its scope's table; AggRef: aggregation id;
+                           // ProbeArg: argument index
+  uint64_t offset_bits = 0;    // Member: offset of the member in the (pointed-to) record
+  uint32_t bitfield_bits = 0;  // Member: bit-field width, 0 when not a bit-field
+  TypeNamePtr type_name;   // Cast/SizeofType/Offsetof/Xlate before sema
+  uint32_t depth = 1;      // height of this subtree as parsed (bounded by the parser)
+
+  explicit Expr(ExprKind k, SourceRange l = {}) : kind(k), loc(l), binary_op(BinaryOp::Add) {}
+  Expr* operand(size_t i) const { return operands[i].get(); }
+};
+
+ExprPtr make_expr(ExprKind kind, SourceRange loc);
+ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);
+// Deep copy; used to expand inlines and translator members at each use.
+ExprPtr clone(const Expr& expr);
+
+// ---- Declarations (parse form; sema turns them into Types) ----
+
+struct Declarator;
+struct EnumSpec;
+struct RecordSpec;
+
+enum class Storage { None, Typedef, Inline, Extern, Static, Self, This };
+
+struct DeclSpec {
+  enum class Base { None, Void, Char, Int, Float, Double, String, Record, Enum, Named };
+  Storage storage = Storage::None;
+  Base base = Base::None;
+  int signed_count = 0, unsigned_count = 0, short_count = 0, long_count = 0;
+  std::string name;  // Named: the typedef name
+  std::shared_ptr<RecordSpec> record;
+  std::shared_ptr<EnumSpec> enumeration;
+  SourceRange loc;
+};
+
+struct ArraySuffix {
+  std::shared_ptr<Expr> size;            // [N]; null for [] and for associative arrays
+  std::vector<TypeNamePtr> key_types;    // [int, string]: an associative array declaration
+  SourceRange loc;
+};
+
+struct Declarator {
+  std::string name;                      // empty in a type name (abstract declarator)
+  int pointer_depth = 0;                 // stars before the name
+  std::vector<ArraySuffix> suffixes;     // after the name, left to right
+  SourceRange loc;
+};
+
+struct TypeName {
+  DeclSpec spec;
+  Declarator declarator;
+  SourceRange loc;
+};
+
+struct FieldDecl {
+  DeclSpec spec;
+  Declarator declarator;
+};
+struct RecordSpec {
+  TypeKind kind = TypeKind::Struct;
+  std::string tag;
+  bool has_body = false;
+  std::vector<FieldDecl> fields;
+  SourceRange loc;
+};
+struct Enumerator {
+  std::string name;
+  std::shared_ptr<Expr> value;  // null: previous + 1
+  SourceRange loc;
+};
+struct EnumSpec {
+  std::string tag;
+  bool has_body = false;
+  std::vector<Enumerator> enumerators;
+  SourceRange loc;
+};
+
+struct InitDeclarator {
+  Declarator declarator;
+  ExprPtr init;  // inline declarations only
+};
+
+// ---- Statements ----
+
+enum class StmtKind { Expr, Aggregate };
+
+struct Stmt {
+  StmtKind kind;
+  SourceRange loc;
+  ExprPtr expr;                  // Expr statements
+
+  // Aggregate: @name[keys] = func(args)
+  std::string agg_name;          // "" for @
+  int agg_id = -1;               // set by sema
+  std::vector<ExprPtr> keys;
+  std::string func_text;         // as written, checked by sema
+  AggFunc agg_func = AggFunc::Count;
+  std::vector<ExprPtr> args;     // after sema: the value argument (if any) only
+  SourceRange func_loc;
+
+  explicit Stmt(StmtKind k, SourceRange l) : kind(k), loc(l) {}
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+
+// ---- Top-level items ----
+
+struct ProbeDescText {
+  std::string text;
+  SourceRange loc;
+};
+
+struct ClauseSyntax {
+  std::vector<ProbeDescText> descriptions;
+  ExprPtr predicate;
+  std::vector<StmtPtr> body;
+  SourceRange loc;
+};
+
+struct PragmaSyntax {
+  std::string text;  // everything after "#pragma"
+  SourceRange loc;
+};
+
+struct DeclarationSyntax {
+  DeclSpec spec;
+  std::vector<InitDeclarator> declarators;
+  SourceRange loc;
+};
+
+struct TranslatorMemberSyntax {
+  std::string name;
+  ExprPtr value;
+  SourceRange loc;
+};
+struct TranslatorSyntax {
+  TypeNamePtr output;
+  TypeNamePtr input;
+  std::string input_name;
+  std::vector<TranslatorMemberSyntax> members;
+  SourceRange loc;
+};
+
+using TopItem = std::variant<ClauseSyntax, PragmaSyntax, DeclarationSyntax, TranslatorSyntax>;
+
+struct ParseTree {
+  std::vector<TopItem> items;
+};
+
+}  // namespace dsched::lang

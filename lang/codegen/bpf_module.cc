@@ -1,0 +1,170 @@
+#include "lang/codegen/bpf_module.h"
+
+#include <mutex>
+#include <stdexcept>
+
+#include <linux/bpf.h>
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+extern "C" {
+void LLVMInitializeBPFTargetInfo();
+void LLVMInitializeBPFTarget();
+void LLVMInitializeBPFTargetMC();
+void LLVMInitializeBPFAsmPrinter();
+}
+
+namespace dsched::codegen {
+namespace {
+
+constexpr const char* kTriple = "bpfel";
+
+const llvm::Target& bpf_target() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeBPFTargetInfo();
+    LLVMInitializeBPFTarget();
+    LLVMInitializeBPFTargetMC();
+    LLVMInitializeBPFAsmPrinter();
+  });
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target) throw std::runtime_error("LLVM has no BPF target: " + error);
+  return *target;
+}
+
+}  // namespace
+
+BpfModule::BpfModule(const std::string& name)
+    : context_(std::make_unique<llvm::LLVMContext>()),
+      module_(std::make_unique<llvm::Module>(name, *context_)),
+      builder_(std::make_unique<llvm::IRBuilder<>>(*context_)),
+      di_(std::make_unique<llvm::DIBuilder>(*module_)) {
+  module_->setTargetTriple(kTriple);
+  module_->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+  module_->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
+  file_ = di_->createFile(name, ".");
+  compile_unit_ = di_->createCompileUnit(llvm::dwarf::DW_LANG_C99, file_, "dsched", true, "", 0);
+
+  auto* license_init = llvm::ConstantDataArray::getString(*context_, "GPL");
+  auto* license = new llvm::GlobalVariable(*module_, license_init->getType(), true,
+                                           llvm::GlobalValue::ExternalLinkage, license_init, "_license");
+  license->setSection("license");
+}
+
+BpfModule::~BpfModule() = default;
+
+llvm::DIType* BpfModule::di_int(unsigned bits, bool is_signed) {
+  std::string name = (is_signed ? "int" : "unsigned int");
+  if (bits == 64) name = is_signed ? "long long" : "unsigned long long";
+  return di_->createBasicType(name, bits,
+                              is_signed ? llvm::dwarf::DW_ATE_signed : llvm::dwarf::DW_ATE_unsigned);
+}
+
+// libbpf reads `__uint(field, N)` as a pointer to an int array of N elements.
+llvm::DIType* BpfModule::map_field_int_array(uint64_t count) {
+  auto* subrange = di_->getOrCreateSubrange(0, static_cast<int64_t>(count));
+  auto* array = di_->createArrayType(count * 32, 32, di_int(32, true), di_->getOrCreateArray({subrange}));
+  return di_->createPointerType(array, 64);
+}
+
+llvm::GlobalVariable* BpfModule::define_map(const MapSpec& spec) {
+  std::vector<std::pair<std::string, llvm::DIType*>> fields;
+  fields.emplace_back("type", map_field_int_array(spec.type));
+  if (spec.max_entries) fields.emplace_back("max_entries", map_field_int_array(spec.max_entries));
+  if (spec.typed_key_value) {
+    fields.emplace_back("key", di_->createPointerType(di_int(32, true), 64));
+    uint64_t words = (spec.value_size + 7) / 8;
+    auto* subrange = di_->getOrCreateSubrange(0, static_cast<int64_t>(words));
+    auto* value = di_->createArrayType(words * 64, 64, di_int(64, false), di_->getOrCreateArray({subrange}));
+    fields.emplace_back("value", di_->createPointerType(value, 64));
+  } else {
+    if (spec.key_size) fields.emplace_back("key_size", map_field_int_array(spec.key_size));
+    if (spec.value_size) fields.emplace_back("value_size", map_field_int_array(spec.value_size));
+  }
+  if (spec.flags) fields.emplace_back("map_flags", map_field_int_array(spec.flags));
+
+  std::vector<llvm::Metadata*> members;
+  uint64_t offset = 0;
+  for (auto& [field_name, type] : fields) {
+    members.push_back(di_->createMemberType(compile_unit_, field_name, file_, 0, 64, 64, offset,
+                                            llvm::DINode::FlagZero, type));
+    offset += 64;
+  }
+  auto* struct_type = di_->createStructType(compile_unit_, "", file_, 0, offset, 64, llvm::DINode::FlagZero,
+                                            nullptr, di_->getOrCreateArray(members));
+
+  auto* ptr = llvm::PointerType::get(*context_, 0);
+  auto* ir_type = llvm::StructType::get(*context_, std::vector<llvm::Type*>(fields.size(), ptr));
+  auto* map = new llvm::GlobalVariable(*module_, ir_type, false, llvm::GlobalValue::ExternalLinkage,
+                                       llvm::ConstantAggregateZero::get(ir_type), spec.name);
+  map->setSection(".maps");
+  map->setAlignment(llvm::Align(8));
+  auto* expr = di_->createGlobalVariableExpression(compile_unit_, spec.name, spec.name, file_, 0, struct_type,
+                                                   false);
+  map->addDebugInfo(expr);
+  return map;
+}
+
+llvm::Function* BpfModule::begin_program(const std::string& name, const std::string& section) {
+  auto* ptr = llvm::PointerType::get(*context_, 0);
+  auto* type = llvm::FunctionType::get(builder_->getInt64Ty(), {ptr}, false);
+  auto* fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, *module_);
+  fn->setSection(section);
+  builder_->SetInsertPoint(llvm::BasicBlock::Create(*context_, "entry", fn));
+  return fn;
+}
+
+llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
+  std::vector<llvm::Type*> types;
+  for (auto* arg : args) types.push_back(arg->getType());
+  auto* type = llvm::FunctionType::get(builder_->getInt64Ty(), types, false);
+  auto* callee = builder_->CreateIntToPtr(builder_->getInt64(id), llvm::PointerType::get(*context_, 0));
+  return builder_->CreateCall(type, callee, args);
+}
+
+std::vector<char> BpfModule::emit_object(int opt_level) {
+  di_->finalize();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(bpf_target().createTargetMachine(
+      kTriple, "v3", "", options, llvm::Reloc::PIC_, std::nullopt,
+      opt_level > 0 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::None));
+  module_->setDataLayout(machine->createDataLayout());
+
+  if (opt_level > 0) {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder passes(machine.get());
+    passes.registerModuleAnalyses(modules);
+    passes.registerCGSCCAnalyses(cgscc);
+    passes.registerFunctionAnalyses(functions);
+    passes.registerLoopAnalyses(loops);
+    passes.crossRegisterProxies(loops, functions, cgscc, modules);
+    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module_, modules);
+  }
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+    throw std::runtime_error("the BPF back end cannot emit an object file");
+  codegen.run(*module_);
+  return std::vector<char>(buffer.begin(), buffer.end());
+}
+
+std::string BpfModule::ir_text() const {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  module_->print(stream, nullptr);
+  return text;
+}
+
+}  // namespace dsched::codegen

@@ -1,0 +1,370 @@
+#include "lang/codegen/generator.h"
+
+#include <algorithm>
+#include <linux/bpf.h>
+
+namespace dsched::codegen {
+namespace {
+
+uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+
+// Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word.
+uint64_t storage_size(const lang::Type* type) {
+  return type->is_string() ? round8(type->size) : 8;
+}
+
+uint64_t key_size(const std::vector<const lang::Type*>& types) {
+  uint64_t size = 0;
+  for (const lang::Type* t : types) size += storage_size(t);
+  return size;
+}
+
+// The ring buffer must be a power-of-two multiple of the page size.
+uint32_t ring_size(int64_t requested) {
+  uint64_t size = 4096;
+  while (size < static_cast<uint64_t>(requested) && size < (1ull << 30)) size <<= 1;
+  return static_cast<uint32_t>(size);
+}
+
+std::string program_name(const probes::Probe& probe, size_t index) {
+  std::string name = "p" + std::to_string(index) + "_";
+  for (char c : probe.name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+bool is_action_call(const lang::Expr& e) { return e.kind == lang::ExprKind::Call && e.type && e.type->is_void(); }
+
+// Actions whose data goes into the clause's record.
+bool records_data(const lang::Stmt& stmt) {
+  if (stmt.kind != lang::StmtKind::Expr || !is_action_call(*stmt.expr)) return false;
+  return stmt.expr->func != lang::Func::Speculate && stmt.expr->func != lang::Func::Raise;
+}
+
+}  // namespace
+
+Unsupported::Unsupported(const lang::SourceRange& where, const std::string& what)
+    : std::runtime_error(what), where(where) {}
+
+Generator::Generator(const lang::Program& program)
+    : program_(program), mod_("dsched"), records_(out_.records) {}
+
+llvm::Value* Generator::offset_ptr(llvm::Value* base, uint64_t offset) {
+  if (offset == 0) return base;
+  return b().CreateInBoundsGEP(i8(), base, b().getInt64(offset));
+}
+
+llvm::BasicBlock* Generator::new_block(const std::string& name) {
+  return llvm::BasicBlock::Create(mod_.context(), name, fn_);
+}
+
+llvm::Value* Generator::normalize(llvm::Value* v, const lang::Type* type) {
+  if (!type->is_integer() || type->size >= 8) return v;
+  llvm::Type* narrow = b().getIntNTy(static_cast<unsigned>(type->size * 8));
+  llvm::Value* truncated = b().CreateTrunc(v, narrow);
+  return type->is_signed ? b().CreateSExt(truncated, i64()) : b().CreateZExt(truncated, i64());
+}
+
+llvm::Value* Generator::truth(llvm::Value* v) {
+  if (v->getType()->isIntegerTy(1)) return v;
+  return b().CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+}
+
+llvm::Value* Generator::scratch(uint64_t size, uint64_t* offset_out) {
+  uint64_t offset = scratch_used_;
+  scratch_used_ += round8(size);
+  scratch_max_ = std::max(scratch_max_, scratch_used_);
+  if (offset_out) *offset_out = offset;
+  return offset_ptr(scratch_base_, offset);
+}
+
+llvm::Value* Generator::stack_slot() {
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+  return b().CreateAlloca(i64());
+}
+
+void Generator::bump_drop(DropCounter counter) {
+  llvm::Value* key = scratch(4);
+  b().CreateStore(b().getInt32(static_cast<uint32_t>(counter)), key);
+  llvm::Value* slot = mod_.call_helper(BPF_FUNC_map_lookup_elem, {drops_, key});
+  llvm::BasicBlock* bump = new_block("drop");
+  llvm::BasicBlock* done = new_block("drop.done");
+  b().CreateCondBr(b().CreateICmpNE(slot, const64(0)), bump, done);
+  b().SetInsertPoint(bump);
+  llvm::Value* p = b().CreateIntToPtr(slot, ptr());
+  b().CreateStore(b().CreateAdd(b().CreateLoad(i64(), p), const64(1)), p);
+  b().CreateBr(done);
+  b().SetInsertPoint(done);
+}
+
+llvm::Value* Generator::context_task() {
+  if (!context_task_) {
+    // Computed once in the entry block so every clause can use it.
+    llvm::IRBuilderBase::InsertPointGuard guard(b());
+    b().SetInsertPoint(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+    context_task_ = hook_->context_task(*this);
+  }
+  return context_task_;
+}
+
+uint32_t Generator::record_field(uint32_t size) {
+  RecordLayout& layout = record();
+  uint32_t offset = layout.size;
+  layout.size = static_cast<uint32_t>(round8(layout.size + size));
+  return offset;
+}
+
+llvm::Value* Generator::record_ptr(uint32_t offset) { return offset_ptr(record_, offset); }
+
+RecordField Generator::record_integer(llvm::Value* v, const lang::Type* type) {
+  RecordField field;
+  field.kind = RecordField::Kind::Integer;
+  field.offset = record_field(8);
+  field.size = static_cast<uint32_t>(type->is_integer() ? type->size : 8);
+  field.is_signed = type->is_integer() && type->is_signed;
+  b().CreateStore(v, record_ptr(field.offset));
+  return field;
+}
+
+RecordField Generator::record_string(const Value& s) {
+  RecordField field;
+  field.kind = RecordField::Kind::String;
+  field.size = static_cast<uint32_t>(strsize());
+  field.offset = record_field(field.size);
+  copy_string(record_ptr(field.offset), strsize(), s);
+  return field;
+}
+
+void Generator::set_speculation(llvm::Value* id) {
+  if (!record_) return;  // a clause that records nothing has nothing to speculate
+  b().CreateStore(b().CreateTrunc(id, b().getInt32Ty()), record_ptr(offsetof(RecordHeader, spec)));
+}
+
+void Generator::layout_variables() {
+  auto place = [](const std::vector<lang::Variable>& vars, std::vector<uint64_t>& offsets, uint64_t& total,
+                  bool skip_assoc) {
+    offsets.assign(vars.size(), 0);
+    total = 0;
+    for (const lang::Variable& var : vars) {
+      if (skip_assoc && !var.key_types.empty()) continue;
+      offsets[var.id] = total;
+      total += storage_size(var.type);
+    }
+    total = std::max<uint64_t>(total, 8);
+  };
+  place(program_.globals, global_offsets_, globals_size_, true);
+  place(program_.thread_locals, self_offsets_, self_size_, false);
+  place(program_.clause_locals, this_offsets_, this_size_, false);
+  assoc_key_sizes_.assign(program_.globals.size(), 0);
+  for (const lang::Variable& var : program_.globals)
+    if (!var.key_types.empty()) assoc_key_sizes_[var.id] = key_size(var.key_types);
+}
+
+void Generator::define_maps() {
+  const lang::Options& options = program_.options;
+  events_ = mod_.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_size(options.number("bufsize", 4 << 20)), 0, 0,
+                             0, false});
+  drops_ = mod_.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(DropCounter::Count), 4, 8,
+                            0, false});
+  globals_ = mod_.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
+  if (!program_.thread_locals.empty())
+    self_ = mod_.define_map({"self_vars", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, static_cast<uint32_t>(self_size_),
+                             BPF_F_NO_PREALLOC, true});
+  uint64_t dynvarsize = static_cast<uint64_t>(options.number("dynvarsize", 1 << 20));
+  for (const lang::Variable& var : program_.globals) {
+    if (var.key_types.empty()) continue;
+    uint64_t entry = assoc_key_sizes_[var.id] + storage_size(var.type);
+    uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / (entry + 64), 1, 1 << 20));
+    assoc_maps_[var.id] = mod_.define_map({"var_" + var.name, BPF_MAP_TYPE_HASH, entries,
+                                           static_cast<uint32_t>(assoc_key_sizes_[var.id]),
+                                           static_cast<uint32_t>(storage_size(var.type)), 0, false});
+    zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
+  }
+  if (program_.uses_speculation)
+    spec_map_ = mod_.define_map({"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4, 8,
+                                 0, false});
+  // The sizes of the scratch map and of the zeroes are known only after lowering: placeholders
+  // stand in until then.
+  scratch_map_ = new llvm::GlobalVariable(mod_.module(), i8(), false, llvm::GlobalValue::ExternalLinkage,
+                                          b().getInt8(0), "scratch_placeholder");
+  zeroes_ = new llvm::GlobalVariable(mod_.module(), i8(), true, llvm::GlobalValue::InternalLinkage,
+                                     b().getInt8(0), "zeroes_placeholder");
+  define_aggregation_maps();
+}
+
+void Generator::finish_maps() {
+  auto* scratch = mod_.define_map({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
+                                   static_cast<uint32_t>(std::max<uint64_t>(scratch_max_, 8)), 0, false});
+  scratch_map_->replaceAllUsesWith(scratch);
+  scratch_map_->eraseFromParent();
+  scratch_map_ = scratch;
+  auto* zero_type = llvm::ArrayType::get(i8(), zeroes_size_);
+  auto* zeroes = new llvm::GlobalVariable(mod_.module(), zero_type, true, llvm::GlobalValue::InternalLinkage,
+                                          llvm::ConstantAggregateZero::get(zero_type), "zeroes");
+  zeroes->setSection(".rodata");
+  zeroes->setAlignment(llvm::Align(8));
+  zeroes_->replaceAllUsesWith(zeroes);
+  zeroes_->eraseFromParent();
+  zeroes_ = zeroes;
+}
+
+std::vector<Generator::ProbePlan> Generator::plan() const {
+  std::vector<ProbePlan> plans;
+  for (const lang::Clause& clause : program_.clauses) {
+    for (const probes::Probe* probe : clause.probes) {
+      auto it = std::find_if(plans.begin(), plans.end(), [&](const ProbePlan& p) { return p.probe == probe; });
+      if (it == plans.end()) it = plans.insert(plans.end(), ProbePlan{probe, {}});
+      it->clauses.push_back(&clause);
+    }
+  }
+  return plans;
+}
+
+bool Generator::clause_records(const lang::Clause& clause) const {
+  if (!program_.options.quiet()) return true;
+  return std::any_of(clause.statements.begin(), clause.statements.end(),
+                     [](const lang::StmtPtr& s) { return records_data(*s); });
+}
+
+void Generator::emit_program(const ProbePlan& plan, size_t index) {
+  probe_ = plan.probe;
+  std::string error;
+  hook_ = hook_for(*probe_, error);
+  if (!hook_) throw Unsupported(plan.clauses.front()->loc, error);
+
+  std::string name = program_name(*probe_, index);
+  fn_ = mod_.begin_program(name, hook_->section(*probe_));
+  fn_->addFnAttr(llvm::Attribute::NoUnwind);
+  ctx_ = fn_->getArg(0);
+  context_task_ = nullptr;
+  read_slot_ = nullptr;
+  scratch_used_ = 0;
+
+  // Entry: per-CPU scratch and the globals, both always present.
+  llvm::Value* zero_key = b().CreateAlloca(b().getInt32Ty());
+  b().CreateStore(b().getInt32(0), zero_key);
+  llvm::BasicBlock* fail = new_block("no.maps");
+  llvm::BasicBlock* start = new_block("start");
+  llvm::Value* scratch_value = mod_.call_helper(BPF_FUNC_map_lookup_elem, {scratch_map_, zero_key});
+  llvm::Value* globals = mod_.call_helper(BPF_FUNC_map_lookup_elem, {globals_, zero_key});
+  b().CreateCondBr(b().CreateAnd(b().CreateICmpNE(scratch_value, const64(0)), b().CreateICmpNE(globals, const64(0))),
+                   start, fail);
+  b().SetInsertPoint(fail);
+  b().CreateRet(const64(0));
+  b().SetInsertPoint(start);
+  scratch_base_ = b().CreateIntToPtr(scratch_value, ptr());
+  globals_base_ = b().CreateIntToPtr(globals, ptr());
+  if (llvm::Value* guard = hook_->guard(*this)) {
+    llvm::BasicBlock* fire = new_block("fire");
+    llvm::BasicBlock* skip = new_block("skip");
+    b().CreateCondBr(guard, fire, skip);
+    b().SetInsertPoint(skip);
+    b().CreateRet(const64(0));
+    b().SetInsertPoint(fire);
+  }
+  // this-> variables live for one firing, shared by the clauses of the probe.
+  this_base_ = 0;
+  if (!program_.clause_locals.empty()) {
+    llvm::Value* locals = scratch(this_size_, &this_base_);
+    b().CreateMemSet(locals, b().getInt8(0), this_size_, llvm::MaybeAlign(8));
+  }
+  uint64_t program_scratch = scratch_used_;
+
+  for (const lang::Clause* clause : plan.clauses) {
+    scratch_used_ = program_scratch;
+    emit_clause(*clause);
+  }
+  b().CreateRet(const64(0));
+
+  AttachPoint point;
+  point.kind = hook_->attach_kind();
+  point.program = name;
+  point.clause = probe_->full_name();
+  point.period_ns = hook_->period_ns(*probe_);
+  point.every_cpu = hook_->every_cpu(*probe_);
+  out_.attach_points.push_back(point);
+  if (probe_->provider == "dtrace" && probe_->name == "BEGIN") out_.begin_programs.push_back(name);
+  if (probe_->provider == "dtrace" && probe_->name == "END") out_.end_programs.push_back(name);
+}
+
+void Generator::emit_clause(const lang::Clause& clause) {
+  llvm::BasicBlock* next = new_block("clause.next");
+  if (clause.predicate) {
+    llvm::BasicBlock* body = new_block("clause.body");
+    b().CreateCondBr(condition(*clause.predicate), body, next);
+    b().SetInsertPoint(body);
+  }
+
+  record_ = nullptr;
+  reserve_call_ = nullptr;
+  if (clause_records(clause)) {
+    epid_ = static_cast<uint32_t>(records_.size());
+    RecordLayout layout;
+    layout.probe_id = probe_->id;
+    layout.probe_function = probe_->function;
+    layout.probe_name = probe_->name;
+    records_.push_back(layout);
+    reserve_call_ = llvm::cast<llvm::CallInst>(
+        mod_.call_helper(BPF_FUNC_ringbuf_reserve, {events_, const64(sizeof(RecordHeader)), const64(0)}));
+    llvm::BasicBlock* reserved = new_block("reserved");
+    llvm::BasicBlock* full = new_block("buffer.full");
+    b().CreateCondBr(b().CreateICmpNE(reserve_call_, const64(0)), reserved, full);
+    b().SetInsertPoint(full);
+    bump_drop(DropCounter::RingBufferFull);
+    b().CreateBr(next);
+    b().SetInsertPoint(reserved);
+    record_ = b().CreateIntToPtr(reserve_call_, ptr());
+    llvm::Value* cpu = mod_.call_helper(BPF_FUNC_get_smp_processor_id, {});
+    b().CreateStore(b().getInt32(epid_), record_ptr(offsetof(RecordHeader, epid)));
+    b().CreateStore(b().CreateTrunc(cpu, b().getInt32Ty()), record_ptr(offsetof(RecordHeader, cpu)));
+    b().CreateStore(b().getInt64(0), record_ptr(offsetof(RecordHeader, spec)));
+  }
+
+  for (const lang::StmtPtr& stmt : clause.statements) {
+    if (stmt->kind == lang::StmtKind::Aggregate) {
+      aggregate(*stmt);
+    } else if (is_action_call(*stmt->expr)) {
+      action(*stmt->expr);
+    } else {
+      eval(*stmt->expr);
+    }
+  }
+
+  if (record_) {
+    reserve_call_->setArgOperand(1, const64(record().size));
+    mod_.call_helper(BPF_FUNC_ringbuf_submit, {record_, const64(0)});
+  }
+  b().CreateBr(next);
+  b().SetInsertPoint(next);
+}
+
+CodegenResult Generator::run() {
+  CodegenResult result;
+  try {
+    layout_variables();
+    define_maps();
+    auto plans = plan();
+    std::stable_sort(plans.begin(), plans.end(), [](const ProbePlan& a, const ProbePlan& b) {
+      std::string unused;
+      const Hook* ha = hook_for(*a.probe, unused);
+      const Hook* hb = hook_for(*b.probe, unused);
+      return (ha ? ha->attach_order(*a.probe) : 0) < (hb ? hb->attach_order(*b.probe) : 0);
+    });
+    for (size_t i = 0; i < plans.size(); ++i) emit_program(plans[i], i);
+    finish_maps();
+    out_.object = mod_.emit_object();
+  } catch (const Unsupported& unsupported) {
+    const lang::SourcePos& pos = unsupported.where.begin;
+    result.error = "line " + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + unsupported.what();
+    return result;
+  }
+  out_.ring_buffer_map = "events";
+  out_.drops_map = "drops";
+  out_.matched_probes = out_.attach_points.size();
+  result.program = std::move(out_);
+  return result;
+}
+
+CodegenResult generate(const lang::Program& program) { return Generator(program).run(); }
+
+}  // namespace dsched::codegen

@@ -1,0 +1,166 @@
+// The code generator's state while it lowers one program. The lowering is split by concern
+// across files: generator.cc (maps, programs, clauses, records), expressions.cc, storage.cc
+// (D variables), actions.cc (actions and subroutines), aggregations.cc, strings.cc.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lang/codegen/bpf_module.h"
+#include "lang/codegen/codegen.h"
+#include "lang/codegen/hooks.h"
+#include "lang/program.h"
+
+namespace dsched::codegen {
+
+// Raised while lowering a construct the code generator does not support; the message names it.
+struct Unsupported : std::runtime_error {
+  Unsupported(const lang::SourceRange& where, const std::string& what);
+  lang::SourceRange where;
+};
+
+// An evaluated expression. Integers and pointers are i64 values already normalised to their D
+// type (sign- or zero-extended from its size). Strings are pointers to NUL-terminated text of at
+// most `capacity` bytes. Kernel arrays and structs are i64 kernel addresses (`in_kernel`).
+struct Value {
+  llvm::Value* v = nullptr;
+  const lang::Type* type = nullptr;
+  uint64_t capacity = 0;  // strings
+  bool in_kernel = false;
+};
+
+class Generator {
+ public:
+  explicit Generator(const lang::Program& program);
+  CodegenResult run();
+
+  // ---- shared by the lowering files ----
+  llvm::IRBuilder<>& b() { return mod_.builder(); }
+  BpfModule& mod() { return mod_; }
+  const lang::Program& program() const { return program_; }
+  llvm::Type* i64() { return b().getInt64Ty(); }
+  llvm::Type* i8() { return b().getInt8Ty(); }
+  llvm::PointerType* ptr() { return b().getPtrTy(); }
+  llvm::Value* const64(int64_t v) { return b().getInt64(static_cast<uint64_t>(v)); }
+  llvm::Value* offset_ptr(llvm::Value* base, uint64_t offset);
+  llvm::BasicBlock* new_block(const std::string& name);
+  // Truncates and re-extends v to the D integer type `type`.
+  llvm::Value* normalize(llvm::Value* v, const lang::Type* type);
+  // i1 -> i64 0/1, and i64 -> i1 truth.
+  llvm::Value* truth(llvm::Value* v);
+  llvm::Value* widen(llvm::Value* flag) { return b().CreateZExt(flag, i64()); }
+
+  // Scratch memory (per-CPU) for strings and keys; offsets are fixed at compile time.
+  llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
+  // A 64-bit stack slot allocated in the entry block (so LLVM can keep it in a register).
+  llvm::Value* stack_slot();
+  void bump_drop(DropCounter counter);
+
+  // Expressions (expressions.cc).
+  Value eval(const lang::Expr& e);
+  llvm::Value* eval_int(const lang::Expr& e);  // integers and pointers as i64
+  Value eval_condition_value(const lang::Expr& e);
+  llvm::Value* condition(const lang::Expr& e);  // i1
+  llvm::Value* read_kernel(llvm::Value* address, uint64_t size, const lang::Type* type);
+
+  // D variables (storage.cc).
+  Value load_variable(const lang::Expr& var);
+  void store_variable(const lang::Expr& var, const Value& value);
+  llvm::Value* build_key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types,
+                         uint64_t* size_out);
+
+  // Strings (strings.cc).
+  Value string_literal(const std::string& text);
+  Value string_from_kernel(llvm::Value* address, uint64_t capacity);
+  Value to_string(const Value& value);
+  llvm::Value* string_compare(const Value& a, const Value& b);  // i64 <0, 0, >0
+  void copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src);
+  Value current_comm();
+  llvm::Value* string_length(const Value& s);
+
+  // Actions and subroutines (actions.cc).
+  Value call(const lang::Expr& call);
+  void action(const lang::Expr& call);
+  llvm::Value* allocate_speculation();
+  void release_speculation(llvm::Value* id);
+
+  // Aggregations (aggregations.cc).
+  void aggregate(const lang::Stmt& stmt);
+  void define_aggregation_maps();
+
+  // The probe being lowered.
+  const Hook& hook() const { return *hook_; }
+  const probes::Probe& probe() const { return *probe_; }
+  llvm::Value* context() const { return ctx_; }
+  // The task `curthread`, `pid`, `self->` refer to: i64 task address.
+  llvm::Value* context_task();
+  bool context_is_current() const { return hook_->context_is_current(*probe_); }
+
+  // Record fields of the clause being lowered.
+  uint32_t record_field(uint32_t size);
+  llvm::Value* record_ptr(uint32_t offset);
+  RecordField record_integer(llvm::Value* v, const lang::Type* type);
+  RecordField record_string(const Value& s);
+  RecordLayout& record() { return records_[epid_]; }
+  void set_speculation(llvm::Value* id);
+
+  uint64_t strsize() const { return program_.options.strsize(); }
+
+ private:
+  struct ProbePlan {
+    const probes::Probe* probe;
+    std::vector<const lang::Clause*> clauses;
+  };
+  std::vector<ProbePlan> plan() const;
+  void define_maps();
+  void finish_maps();
+  void emit_program(const ProbePlan& plan, size_t index);
+  void emit_clause(const lang::Clause& clause);
+  bool clause_records(const lang::Clause& clause) const;
+  void layout_variables();
+
+  const lang::Program& program_;
+  BpfModule mod_;
+  CompiledProgram out_;
+  std::vector<RecordLayout>& records_;
+
+  // Per program.
+  const probes::Probe* probe_ = nullptr;
+  const Hook* hook_ = nullptr;
+  llvm::Function* fn_ = nullptr;
+  llvm::Value* ctx_ = nullptr;
+  llvm::Value* context_task_ = nullptr;
+  llvm::Value* read_slot_ = nullptr;
+  uint64_t scratch_used_ = 0, scratch_max_ = 0;
+
+  // Per clause.
+  llvm::Value* record_ = nullptr;
+  llvm::CallInst* reserve_call_ = nullptr;
+  uint32_t epid_ = 0;
+
+ public:
+  // Maps and storage layouts, read by the lowering files.
+  llvm::GlobalVariable* events_ = nullptr;
+  llvm::GlobalVariable* drops_ = nullptr;
+  llvm::GlobalVariable* globals_ = nullptr;
+  llvm::GlobalVariable* self_ = nullptr;
+  llvm::GlobalVariable* scratch_map_ = nullptr;  // a placeholder until its size is known
+  llvm::GlobalVariable* spec_map_ = nullptr;
+  llvm::GlobalVariable* zeroes_ = nullptr;       // read-only zeroes for new map values
+  uint64_t zeroes_size_ = 8;
+  std::map<int, llvm::GlobalVariable*> assoc_maps_;  // by global variable id
+  std::vector<llvm::GlobalVariable*> agg_maps_;       // by aggregation id
+  std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
+  uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
+  std::vector<uint64_t> assoc_key_sizes_;  // by global variable id (0 for scalars)
+
+  // The current program's per-CPU scratch, globals, and where its this-> variables start.
+  llvm::Value* scratch_base_ = nullptr;
+  llvm::Value* globals_base_ = nullptr;
+  uint64_t this_base_ = 0;
+};
+
+}  // namespace dsched::codegen

@@ -1,0 +1,292 @@
+// Sema for everything between clauses: pragmas, declarations, typedefs, structs, enums, inlines
+// and translators; and turning written types into Types.
+#include <algorithm>
+#include <sstream>
+
+#include "builtins.h"
+#include "diagnostics.h"
+#include "sema.h"
+
+namespace dsched::lang {
+namespace {
+
+uint64_t alignment_of(const Type* type) {
+  switch (type->kind) {
+    case TypeKind::Integer: case TypeKind::Pointer: case TypeKind::Float:
+      return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 8));
+    case TypeKind::Array: return alignment_of(type->target);
+    case TypeKind::Struct: case TypeKind::Union: {
+      uint64_t align = 1;
+      for (const Member& m : type->members()) align = std::max(align, alignment_of(m.type));
+      return align;
+    }
+    default: return 1;
+  }
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+void Sema::declare_builtin_types() {
+  for (const BuiltinTypedef& t : builtin_typedefs())
+    typedefs_[t.name] = types_.named_integer(t.name, t.size, t.is_signed);
+  typedefs_["caddr_t"] = types_.pointer_to(types_.integer(1, true));
+}
+
+void Sema::pragma(const PragmaSyntax& pragma) {
+  std::vector<std::string> w = words(pragma.text);
+  if (w.empty() || w[0] != "D") return;  // other pragmas are for other compilers
+  if (w.size() < 2) fail(pragma.loc, "#pragma D needs a directive");
+  if (w[1] == "option") {
+    std::string setting;
+    for (size_t i = 2; i < w.size(); ++i) setting += w[i];
+    if (setting.empty()) fail(pragma.loc, "#pragma D option needs an option name");
+    size_t eq = setting.find('=');
+    std::string name = setting.substr(0, eq);
+    std::optional<std::string> value;
+    if (eq != std::string::npos) value = setting.substr(eq + 1);
+    OptionValue parsed;
+    std::string error;
+    if (!parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
+    program_.options.values[name] = parsed;
+    return;
+  }
+  if (w[1] == "depends_on" || w[1] == "attributes" || w[1] == "binding" || w[1] == "ident")
+    return;  // stability and dependency annotations: nothing to enforce on Linux
+  fail(pragma.loc, "unknown D pragma: " + printable(w[1]));
+}
+
+const Type* Sema::resolve_spec(const DeclSpec& spec) {
+  bool has_modifiers = spec.signed_count || spec.unsigned_count || spec.short_count || spec.long_count;
+  if (spec.signed_count && spec.unsigned_count)
+    fail(spec.loc, "both signed and unsigned in declaration specifiers");
+  if (spec.short_count > 1 || spec.long_count > 2 || (spec.short_count && spec.long_count))
+    fail(spec.loc, "invalid combination of type specifiers");
+  switch (spec.base) {
+    case DeclSpec::Base::None:
+    case DeclSpec::Base::Int: {
+      if (spec.base == DeclSpec::Base::None && !has_modifiers)
+        fail(spec.loc, "declaration has no type");
+      uint64_t size = spec.short_count ? 2 : spec.long_count ? 8 : 4;
+      return types_.integer(size, !spec.unsigned_count);
+    }
+    case DeclSpec::Base::Char:
+      if (spec.short_count || spec.long_count) fail(spec.loc, "invalid combination of type specifiers");
+      return types_.integer(1, !spec.unsigned_count);
+    default:
+      break;
+  }
+  if (has_modifiers) fail(spec.loc, "invalid combination of type specifiers");
+  switch (spec.base) {
+    case DeclSpec::Base::Void: return types_.void_type();
+    case DeclSpec::Base::Float:
+    case DeclSpec::Base::Double: fail(spec.loc, "floating-point types are not supported");
+    case DeclSpec::Base::String: return types_.string_type();
+    case DeclSpec::Base::Named: {
+      auto it = typedefs_.find(spec.name);
+      if (it == typedefs_.end()) fail(spec.loc, "unknown type name " + spec.name);
+      return it->second;
+    }
+    case DeclSpec::Base::Record: return record_type(*spec.record);
+    case DeclSpec::Base::Enum: return enum_type(*spec.enumeration);
+    default: fail(spec.loc, "invalid type");
+  }
+}
+
+const Type* Sema::record_type(const RecordSpec& spec) {
+  auto& table = spec.kind == TypeKind::Union ? unions_ : structs_;
+  const char* keyword = spec.kind == TypeKind::Union ? "union" : "struct";
+  if (!spec.has_body) {
+    if (auto it = table.find(spec.tag); it != table.end()) return it->second;
+    std::string error;
+    const Type* kernel = types_.kernel_record(spec.kind, spec.tag, &error);
+    if (!error.empty()) fail(spec.loc, std::string("cannot resolve ") + keyword + " " + spec.tag + ": " + error);
+    if (!kernel) fail(spec.loc, std::string(keyword) + " " + spec.tag + " is not defined");
+    return kernel;
+  }
+  if (!spec.tag.empty() && table.count(spec.tag))
+    fail(spec.loc, std::string(keyword) + " " + spec.tag + " is already defined");
+  Type* record = types_.new_record(spec.kind, spec.tag);
+  if (!spec.tag.empty()) table[spec.tag] = record;
+  std::vector<Member> members;
+  uint64_t offset = 0, size = 0, align = 1;
+  for (const FieldDecl& field : spec.fields) {
+    const Type* type = resolve_declarator(resolve_spec(field.spec), field.declarator, nullptr);
+    if (type->is_void() || (type->is_record() && !type->complete))
+      fail(field.declarator.loc, "member " + field.declarator.name + " has incomplete type");
+    for (const Member& m : members)
+      if (m.name == field.declarator.name)
+        fail(field.declarator.loc, "duplicate member " + m.name);
+    uint64_t a = alignment_of(type);
+    align = std::max(align, a);
+    if (spec.kind == TypeKind::Union) {
+      members.push_back({field.declarator.name, type, 0, 0});
+      size = std::max(size, type->size);
+    } else {
+      offset = (offset + a - 1) / a * a;
+      members.push_back({field.declarator.name, type, offset * 8, 0});
+      offset += type->size;
+      size = offset;
+    }
+  }
+  size = (size + align - 1) / align * align;
+  TypeUniverse::set_members(record, std::move(members), size);
+  return record;
+}
+
+const Type* Sema::enum_type(const EnumSpec& spec) {
+  const Type* int_type = types_.integer(4, true);
+  if (!spec.has_body) {
+    if (!enums_.count(spec.tag)) fail(spec.loc, "enum " + spec.tag + " is not defined");
+    return int_type;
+  }
+  int64_t next = 0;
+  for (const Enumerator& e : spec.enumerators) {
+    if (e.value) {
+      ExprPtr value = clone(*e.value);
+      next = constant_integer(value, "an enumerator value");
+    }
+    if (enum_constants_.count(e.name) || inlines_.count(e.name))
+      fail(e.loc, "identifier " + e.name + " is already defined");
+    enum_constants_[e.name] = {next, int_type};
+    ++next;
+  }
+  if (!spec.tag.empty()) enums_[spec.tag] = int_type;
+  return int_type;
+}
+
+const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
+                                     std::vector<const Type*>* key_types) {
+  // Limits keep types shallow: type names are printed and compared recursively.
+  if (d.pointer_depth > 16) fail(d.loc, "too many levels of pointers (at most 16)");
+  if (d.suffixes.size() > 8) fail(d.loc, "too many array dimensions (at most 8)");
+  const Type* type = base;
+  for (int i = 0; i < d.pointer_depth; ++i) type = types_.pointer_to(type);
+  for (const ArraySuffix& s : d.suffixes) {
+    if (!s.key_types.empty()) {
+      if (!key_types || d.suffixes.size() != 1)
+        fail(s.loc, "associative array keys are only allowed in a variable declaration");
+      for (const TypeNamePtr& key : s.key_types) {
+        const Type* k = resolve_type_name(*key);
+        if (!k->is_scalar() && !k->is_string())
+          fail(key->loc, "associative array keys must be integers, pointers or strings");
+        key_types->push_back(k);
+      }
+      return type;
+    }
+  }
+  for (auto it = d.suffixes.rbegin(); it != d.suffixes.rend(); ++it) {
+    if (!it->size) fail(it->loc, "array dimension is missing");
+    ExprPtr size = clone(*it->size);
+    int64_t count = constant_integer(size, "an array dimension");
+    if (count <= 0 || count > (1 << 20)) fail(it->loc, "array dimension must be between 1 and 1048576");
+    type = types_.array_of(type, uint64_t(count));
+  }
+  return type;
+}
+
+const Type* Sema::resolve_type_name(const TypeName& name) {
+  return resolve_declarator(resolve_spec(name.spec), name.declarator, nullptr);
+}
+
+const Type* Sema::resolve_type_text(const std::string& text, SourceRange loc) {
+  std::string base = text;
+  int stars = 0;
+  while (!base.empty() && (base.back() == '*' || base.back() == ' ')) {
+    stars += base.back() == '*';
+    base.pop_back();
+  }
+  const Type* type = nullptr;
+  if (base.starts_with("struct ")) {
+    RecordSpec spec;
+    spec.tag = base.substr(7);
+    spec.loc = loc;
+    type = record_type(spec);
+  } else if (base == "int") {
+    type = types_.integer(4, true);
+  } else if (base == "string") {
+    type = types_.string_type();
+  } else if (auto it = typedefs_.find(base); it != typedefs_.end()) {
+    type = it->second;
+  } else {
+    fail(loc, "unknown type " + base);
+  }
+  for (int i = 0; i < stars; ++i) type = types_.pointer_to(type);
+  return type;
+}
+
+int64_t Sema::constant_integer(ExprPtr& e, const char* what) {
+  SourceRange loc = e->loc;
+  check_value(e);
+  if (e->kind != ExprKind::IntLiteral) fail(loc, std::string(what) + " must be an integer constant");
+  return int64_t(e->value);
+}
+
+void Sema::declaration(DeclarationSyntax& decl) {
+  const Type* base = resolve_spec(decl.spec);
+  for (InitDeclarator& init : decl.declarators) {
+    const Declarator& d = init.declarator;
+    std::vector<const Type*> keys;
+    bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Static;
+    const Type* type = resolve_declarator(base, d, variable ? &keys : nullptr);
+    switch (decl.spec.storage) {
+      case Storage::Typedef:
+        if (type->is_integer()) type = types_.named_integer(d.name, type->size, type->is_signed);
+        if (auto it = typedefs_.find(d.name); it != typedefs_.end() && it->second != type &&
+            type_name(it->second) != type_name(type))
+          fail(d.loc, "typedef " + d.name + " is already defined as " + type_name(it->second));
+        typedefs_[d.name] = type;
+        break;
+      case Storage::Inline: {
+        if (inlines_.count(d.name) || enum_constants_.count(d.name) || find_builtin(d.name))
+          fail(d.loc, "identifier " + d.name + " is already defined");
+        ExprPtr value = std::move(init.init);
+        check_value(value);
+        convert_for_store(value, storable(type, d.loc), value->loc);
+        inlines_[d.name] = InlineConstant{type, std::move(value)};
+        break;
+      }
+      case Storage::Extern:
+        fail(d.loc, "extern declarations of kernel symbols are not supported");
+      case Storage::Self:
+      case Storage::This:
+      case Storage::None:
+      case Storage::Static: {
+        VarScope scope = decl.spec.storage == Storage::Self   ? VarScope::ThreadLocal
+                         : decl.spec.storage == Storage::This ? VarScope::ClauseLocal
+                                                              : VarScope::Global;
+        if (find_builtin(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
+          fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
+        if (find_variable(scope, d.name))
+          fail(d.loc, "variable " + d.name + " is already declared");
+        add_variable(scope, d.name, storable(type, d.loc), std::move(keys), d.loc, true);
+        break;
+      }
+    }
+  }
+}
+
+void Sema::translator(TranslatorSyntax& syntax) {
+  auto t = std::make_unique<Translator>();
+  t->output = resolve_type_name(*syntax.output);
+  if (!t->output->is_record() || t->output->btf_id)
+    fail(syntax.loc, "a translator's output must be a struct declared in D");
+  t->input_syntax = syntax.input;
+  t->input_name = syntax.input_name;
+  t->loc = syntax.loc;
+  for (const TranslatorMemberSyntax& member : syntax.members) {
+    if (!t->output->find_member(member.name))
+      fail(member.loc, member.name + " is not a member of " + type_name(t->output));
+    if (!t->members.emplace(member.name, &member).second)
+      fail(member.loc, "translator member " + member.name + " is defined twice");
+  }
+  translators_.push_back(std::move(t));
+}
+
+}  // namespace dsched::lang

@@ -1,0 +1,78 @@
+#include "diagnostics.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace dsched::lang {
+namespace {
+
+// The line holding `offset` with unprintable and non-ASCII bytes replaced one for one, so a caret
+// under the (byte) column still lines up. Very long lines are cut to a window around the column.
+void source_line(const std::string& text, const SourcePos& pos, std::string* line,
+                 size_t* caret_at) {
+  size_t offset = std::min<size_t>(pos.offset, text.size());
+  size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  size_t start = newline == std::string::npos ? 0 : newline + 1;
+  size_t end = text.find('\n', offset);
+  if (end == std::string::npos) end = text.size();
+  size_t column = offset - start;
+  constexpr size_t kWindow = 100;
+  size_t from = column > kWindow / 2 ? column - kWindow / 2 : 0;
+  size_t to = std::min(end, start + from + kWindow);
+  line->clear();
+  for (size_t i = start + from; i < to; ++i) {
+    unsigned char c = text[i];
+    line->push_back(c == '\t' || (c >= 0x20 && c < 0x7f) ? char(c) : '?');
+  }
+  *caret_at = column - from;
+}
+
+}  // namespace
+
+std::string printable(const std::string& text, size_t limit) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (out.size() >= limit) {
+      out += "...";
+      break;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      out.push_back(char(c));
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+std::string format_error(const CompileError& error, const std::vector<SourceView>& sources) {
+  const SourcePos& pos = error.loc.begin;
+  const SourceView* source = pos.file < sources.size() ? &sources[pos.file] : nullptr;
+  // The user's text decides the first line's words, even when the error is in the library.
+  const SourceView& first = source && !source->is_library ? *source : sources.back();
+  std::string out;
+  if (first.from_command_line) {
+    out = "dsched: invalid probe specifier " + printable(first.display_name, 200) + ": ";
+  } else {
+    out = "dsched: failed to compile script " + first.display_name + ": ";
+  }
+  if (error.has_location && source && !source->from_command_line && source == &first)
+    out += "line " + std::to_string(pos.line) + ": ";
+  out += error.what();
+  if (!error.has_location || !source) return out;
+  std::string name = source->from_command_line ? "<command line>" : source->display_name;
+  out += "\n  --> " + name + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+  std::string line;
+  size_t caret;
+  source_line(*source->text, pos, &line, &caret);
+  std::string gutter = std::to_string(pos.line);
+  out += "\n " + gutter + " | " + line;
+  std::string pad;
+  for (size_t i = 0; i < caret && i < line.size(); ++i) pad.push_back(line[i] == '\t' ? '\t' : ' ');
+  out += "\n " + std::string(gutter.size(), ' ') + " | " + pad + "^";
+  return out;
+}
+
+}  // namespace dsched::lang

@@ -1,0 +1,37 @@
+// Compile errors: thrown where a problem is found, formatted once for the user.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+
+namespace dsched::lang {
+
+struct CompileError : std::runtime_error {
+  CompileError(SourceRange where, const std::string& message, bool located = true)
+      : std::runtime_error(message), loc(where), has_location(located) {}
+  SourceRange loc;
+  bool has_location;
+};
+
+[[noreturn]] inline void fail(SourceRange where, const std::string& message) {
+  throw CompileError(where, message);
+}
+
+struct SourceView {
+  std::string display_name;
+  const std::string* text;
+  bool from_command_line;
+  bool is_library;  // stdlib sources: errors there are reported against the user's script
+};
+
+// DTrace's first line ("dsched: failed to compile script x.d: line 5: ..." or "dsched: invalid
+// probe specifier TEXT: ..."), then " --> x.d:5:3" and the source line with a caret.
+// `sources` is indexed by SourcePos::file and holds at least one non-library source.
+std::string format_error(const CompileError& error, const std::vector<SourceView>& sources);
+
+// Text quoted in a message: control and non-ASCII bytes escaped, long text shortened.
+std::string printable(const std::string& text, size_t limit = 60);
+
+}  // namespace dsched::lang

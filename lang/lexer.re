@@ -1,0 +1,416 @@
+// D lexer (re2c). See lexer.h for the modes. All reads are bounded by the input's end, so NUL
+// bytes and binary input are ordinary (invalid) characters rather than terminators.
+#include "lexer.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "diagnostics.h"
+
+namespace dsched::lang {
+namespace {
+
+using Token = Parser::token::token_kind_type;
+
+const std::unordered_map<std::string, Token>& keywords() {
+  static const std::unordered_map<std::string, Token> table = {
+      {"self", Token::SELF},         {"this", Token::THIS},
+      {"inline", Token::INLINE},     {"translator", Token::TRANSLATOR},
+      {"xlate", Token::XLATE},       {"sizeof", Token::SIZEOF},
+      {"offsetof", Token::OFFSETOF}, {"stringof", Token::STRINGOF},
+      {"typedef", Token::TYPEDEF},   {"struct", Token::STRUCT},
+      {"union", Token::UNION},       {"enum", Token::ENUM},
+      {"void", Token::VOID},         {"char", Token::CHAR},
+      {"short", Token::SHORT},       {"int", Token::INT},
+      {"long", Token::LONG},         {"signed", Token::SIGNED},
+      {"unsigned", Token::UNSIGNED}, {"float", Token::FLOAT},
+      {"double", Token::DOUBLE},     {"string", Token::STRING},
+      {"const", Token::CONST},       {"volatile", Token::VOLATILE},
+      {"extern", Token::EXTERN},     {"static", Token::STATIC},
+  };
+  return table;
+}
+
+// Keywords that begin a declaration between clauses.
+bool starts_declaration(Token token) {
+  switch (token) {
+    case Token::XLATE: case Token::SIZEOF: case Token::OFFSETOF: case Token::STRINGOF:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool is_identifier(const std::string& word) {
+  if (word.empty() || !(std::isalpha((unsigned char)word[0]) || word[0] == '_')) return false;
+  for (char c : word)
+    if (!(std::isalnum((unsigned char)c) || c == '_')) return false;
+  return true;
+}
+
+bool is_probe_char(char c) {
+  return std::isalnum((unsigned char)c) || std::strchr("_.$*?![]:-+\\`", c) != nullptr;
+}
+
+constexpr int kMaxNesting = 256;
+
+}  // namespace
+
+Lexer::Lexer(const std::string& text, uint32_t file, ParseContext& ctx)
+    : text_(text), cursor_(text.data()), limit_(text.data() + text.size()), file_(file),
+      ctx_(ctx), mapped_(text.data()) {
+  mapped_pos_.file = file;
+}
+
+SourcePos Lexer::position(const char* at) {
+  if (at < mapped_) {
+    mapped_ = text_.data();
+    mapped_pos_ = SourcePos{file_, 0, 1, 1};
+  }
+  for (; mapped_ < at; ++mapped_) {
+    if (*mapped_ == '\n') {
+      ++mapped_pos_.line;
+      mapped_pos_.column = 1;
+    } else {
+      ++mapped_pos_.column;
+    }
+  }
+  mapped_pos_.offset = uint32_t(at - text_.data());
+  return mapped_pos_;
+}
+
+SourceRange Lexer::range(const char* begin, const char* end) {
+  token_begin_ = begin;
+  token_end_ = end;
+  SourceRange r;
+  r.begin = position(begin);
+  r.end = position(end);
+  return r;
+}
+
+std::string Lexer::describe_current_token() const {
+  if (at_end_ || !token_begin_) return "syntax error near end of input";
+  std::string token(token_begin_, token_end_);
+  return "syntax error near \"" + printable(token) + "\"";
+}
+
+bool Lexer::skip_space_and_comments() {
+  for (;;) {
+    while (cursor_ < limit_ && std::strchr(" \t\r\n\f\v", *cursor_) && *cursor_ != '\0') ++cursor_;
+    if (cursor_ >= limit_) return false;
+    if (limit_ - cursor_ >= 2 && cursor_[0] == '/' && cursor_[1] == '*') {
+      const char* start = cursor_;
+      const char* close = static_cast<const char*>(memmem(cursor_ + 2, limit_ - cursor_ - 2, "*/", 2));
+      if (!close) fail(range(start, start + 2), "unterminated comment");
+      cursor_ = close + 2;
+      continue;
+    }
+    if (limit_ - cursor_ >= 2 && cursor_[0] == '/' && cursor_[1] == '/') {
+      while (cursor_ < limit_ && *cursor_ != '\n') ++cursor_;
+      continue;
+    }
+    return true;
+  }
+}
+
+Parser::symbol_type Lexer::next() {
+  return mode_ == Mode::Top ? top_token() : code_token();
+}
+
+Parser::symbol_type Lexer::top_token() {
+  for (;;) {
+    if (cursor_ == text_.data() && limit_ - cursor_ >= 2 && cursor_[0] == '#' && cursor_[1] == '!') {
+      while (cursor_ < limit_ && *cursor_ != '\n') ++cursor_;  // interpreter line
+    }
+    if (!skip_space_and_comments()) {
+      at_end_ = true;
+      return Parser::make_END_OF_INPUT(range(limit_, limit_));
+    }
+    const char* start = cursor_;
+    char c = *cursor_;
+    if (c == '#') {
+      const char* eol = static_cast<const char*>(std::memchr(cursor_, '\n', limit_ - cursor_));
+      cursor_ = eol ? eol : limit_;
+      std::string line(start, cursor_);
+      SourceRange loc = range(start, cursor_);
+      if (line.starts_with("#pragma")) return Parser::make_PRAGMA(line.substr(7), loc);
+      fail(loc, "preprocessor directive " + printable(line, 30) +
+                    " needs the C preprocessor: run with -C");
+    }
+    switch (c) {
+      case ',': ++cursor_; return punctuation(',', range(start, cursor_));
+      case ';': ++cursor_; return punctuation(';', range(start, cursor_));
+      case '/':
+        ++cursor_;
+        mode_ = Mode::Predicate;
+        nesting_ = 0;
+        return Parser::make_PRED_BEGIN(range(start, cursor_));
+      case '{':
+        ++cursor_;
+        mode_ = Mode::Body;
+        brace_depth_ = 1;
+        return punctuation('{', range(start, cursor_));
+      default: break;
+    }
+    if (!is_probe_char(c)) {
+      ++cursor_;
+      SourceRange loc = range(start, cursor_);
+      if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
+        fail(loc, "invalid character " + printable(std::string(1, c)));
+      return Parser::symbol_type(int((unsigned char)c), loc);
+    }
+    while (cursor_ < limit_ && is_probe_char(*cursor_)) ++cursor_;
+    std::string word(start, cursor_);
+    SourceRange loc = range(start, cursor_);
+    if (is_identifier(word)) {
+      auto keyword = keywords().find(word);
+      if ((keyword != keywords().end() && starts_declaration(keyword->second)) ||
+          ctx_.typedef_names.count(word)) {
+        mode_ = Mode::Declaration;
+        brace_depth_ = 0;
+        nesting_ = 0;
+        return identifier(word, loc);
+      }
+    }
+    return Parser::make_PROBEDESC(word, loc);
+  }
+}
+
+bool Lexer::predicate_ends_here() const {
+  // A "/" at nesting level 0 closes the predicate when a body, the end, or ";" follows.
+  const char* p = cursor_;
+  for (;;) {
+    while (p < limit_ && std::strchr(" \t\r\n\f\v", *p) && *p != '\0') ++p;
+    if (p >= limit_) return true;
+    if (limit_ - p >= 2 && p[0] == '/' && p[1] == '*') {
+      const char* close = static_cast<const char*>(memmem(p + 2, limit_ - p - 2, "*/", 2));
+      if (!close) return true;
+      p = close + 2;
+      continue;
+    }
+    return *p == '{' || *p == ';';
+  }
+}
+
+Parser::symbol_type Lexer::identifier(const std::string& word, SourceRange loc) {
+  auto keyword = keywords().find(word);
+  if (keyword != keywords().end()) return Parser::symbol_type(keyword->second, loc);
+  if (ctx_.typedef_names.count(word)) return Parser::make_TYPENAME(word, loc);
+  return Parser::make_IDENT(word, loc);
+}
+
+Parser::symbol_type Lexer::punctuation(int token, SourceRange loc) {
+  return Parser::symbol_type(token, loc);
+}
+
+Parser::symbol_type Lexer::code_token() {
+  if (!skip_space_and_comments()) {
+    at_end_ = true;
+    return Parser::make_END_OF_INPUT(range(limit_, limit_));
+  }
+  const char* start = cursor_;
+  const char* marker = nullptr;
+  auto loc = [&] { return range(start, cursor_); };
+  /*!re2c
+    re2c:define:YYCTYPE = "unsigned char";
+    re2c:define:YYCURSOR = "cursor_";
+    re2c:define:YYLIMIT = "limit_";
+    re2c:yyfill:enable = 0;
+    re2c:eof = 0;
+    re2c:define:YYMARKER = "marker";
+
+    ident = [a-zA-Z_][a-zA-Z0-9_]*;
+    integer = ([1-9][0-9]* | "0" [0-7]* | "0" [xX] [0-9a-fA-F]+) [uUlL]*;
+
+    $ { at_end_ = true; return Parser::make_END_OF_INPUT(range(limit_, limit_)); }
+    ident { return identifier(std::string(start, cursor_), loc()); }
+    integer { return number(start, loc()); }
+    [0-9] [a-zA-Z0-9_]* { fail(loc(), "invalid integer constant " + printable(std::string(start, cursor_))); }
+    [0-9]+ "." [0-9]* { fail(loc(), "floating-point constants are not supported"); }
+    "@" ident { return Parser::make_AGG(std::string(start + 1, cursor_), loc()); }
+    "@" { return Parser::make_AGG("", loc()); }
+    "$" "$"? ([0-9]+ | ident) { return Parser::make_MACRO(std::string(start, cursor_), loc()); }
+    ["] { return string_literal(loc()); }
+    ['] { return char_literal(loc()); }
+    "->" { return Parser::make_ARROW(loc()); }
+    "++" { return Parser::make_INC(loc()); }
+    "--" { return Parser::make_DEC(loc()); }
+    "<<=" { return Parser::make_SHL_ASSIGN(loc()); }
+    ">>=" { return Parser::make_SHR_ASSIGN(loc()); }
+    "<<" { return Parser::make_SHL(loc()); }
+    ">>" { return Parser::make_SHR(loc()); }
+    "<=" { return Parser::make_LE(loc()); }
+    ">=" { return Parser::make_GE(loc()); }
+    "==" { return Parser::make_EQ(loc()); }
+    "!=" { return Parser::make_NE(loc()); }
+    "&&" { return Parser::make_LAND(loc()); }
+    "||" { return Parser::make_LOR(loc()); }
+    "^^" { return Parser::make_LXOR(loc()); }
+    "*=" { return Parser::make_MUL_ASSIGN(loc()); }
+    "/=" { return Parser::make_DIV_ASSIGN(loc()); }
+    "%=" { return Parser::make_MOD_ASSIGN(loc()); }
+    "+=" { return Parser::make_ADD_ASSIGN(loc()); }
+    "-=" { return Parser::make_SUB_ASSIGN(loc()); }
+    "&=" { return Parser::make_AND_ASSIGN(loc()); }
+    "^=" { return Parser::make_XOR_ASSIGN(loc()); }
+    "|=" { return Parser::make_OR_ASSIGN(loc()); }
+    [(\[] {
+      if (++nesting_ > kMaxNesting) fail(loc(), "expression nested too deeply");
+      return punctuation(*start, loc());
+    }
+    [)\]] {
+      if (nesting_ > 0) --nesting_;
+      return punctuation(*start, loc());
+    }
+    "/" {
+      if (mode_ == Mode::Predicate && nesting_ == 0 && predicate_ends_here()) {
+        mode_ = Mode::Top;
+        return Parser::make_PRED_END(loc());
+      }
+      return punctuation('/', loc());
+    }
+    "{" {
+      if (++brace_depth_ > kMaxNesting) fail(loc(), "braces nested too deeply");
+      return punctuation('{', loc());
+    }
+    "}" {
+      if (--brace_depth_ <= 0 && mode_ == Mode::Body) mode_ = Mode::Top;
+      return punctuation('}', loc());
+    }
+    ";" {
+      if (mode_ == Mode::Declaration && brace_depth_ <= 0) mode_ = Mode::Top;
+      return punctuation(';', loc());
+    }
+    [-+*%<>=!~&|^?:,.] { return punctuation(*start, loc()); }
+    "#" { fail(loc(), "preprocessor directives are only allowed between clauses"); }
+    * { fail(loc(), "invalid character " + printable(std::string(start, cursor_))); }
+  */
+}
+
+Parser::symbol_type Lexer::number(const char* start, SourceRange loc) {
+  const char* p = start;
+  int base = 10;
+  if (p[0] == '0' && (p + 1 < cursor_) && (p[1] == 'x' || p[1] == 'X')) {
+    base = 16;
+    p += 2;
+  } else if (p[0] == '0') {
+    base = 8;
+  }
+  unsigned __int128 value = 0;
+  bool overflow = false;
+  for (; p < cursor_ && std::isxdigit((unsigned char)*p); ++p) {
+    int digit = std::isdigit((unsigned char)*p) ? *p - '0' : (std::tolower(*p) - 'a' + 10);
+    value = value * base + digit;
+    if (value > UINT64_MAX) overflow = true;
+  }
+  std::string suffix(p, cursor_);
+  int u = 0, l = 0;
+  for (char c : suffix) (c == 'u' || c == 'U') ? ++u : ++l;
+  if (u > 1 || l > 2) fail(loc, "invalid integer suffix " + suffix);
+  if (overflow) fail(loc, "integer constant " + std::string(start, cursor_) + " is too large");
+  uint64_t v = uint64_t(value);
+  IntToken token;
+  token.value = v;
+  bool fits_int = v <= INT32_MAX, fits_uint = v <= UINT32_MAX, fits_long = v <= INT64_MAX;
+  if (u) {
+    token.is_signed = false;
+    token.size = (l == 0 && fits_uint) ? 4 : 8;
+  } else if (l) {
+    token.is_signed = fits_long;
+    token.size = 8;
+  } else if (fits_int) {
+    token.size = 4;
+  } else if (base != 10 && fits_uint) {
+    token.size = 4;
+    token.is_signed = false;
+  } else {
+    token.size = 8;
+    token.is_signed = fits_long;
+  }
+  return Parser::make_INTEGER(token, loc);
+}
+
+int Lexer::escape(const char** cursor, SourceRange at) {
+  const char* p = *cursor;  // just after the backslash
+  if (p >= limit_) fail(at, "unterminated escape sequence");
+  char c = *p++;
+  int value;
+  switch (c) {
+    case 'n': value = '\n'; break;
+    case 't': value = '\t'; break;
+    case 'r': value = '\r'; break;
+    case 'a': value = '\a'; break;
+    case 'b': value = '\b'; break;
+    case 'f': value = '\f'; break;
+    case 'v': value = '\v'; break;
+    case '\\': case '\'': case '"': case '?': value = c; break;
+    case 'x': {
+      value = 0;
+      int digits = 0;
+      while (p < limit_ && std::isxdigit((unsigned char)*p) && digits < 2) {
+        value = value * 16 + (std::isdigit((unsigned char)*p) ? *p - '0' : std::tolower(*p) - 'a' + 10);
+        ++p;
+        ++digits;
+      }
+      if (digits == 0) fail(at, "\\x used with no following hex digits");
+      break;
+    }
+    default:
+      if (c >= '0' && c <= '7') {
+        value = c - '0';
+        for (int i = 0; i < 2 && p < limit_ && *p >= '0' && *p <= '7'; ++i) value = value * 8 + (*p++ - '0');
+        if (value > 0xff) fail(at, "octal escape sequence out of range");
+        break;
+      }
+      fail(at, "invalid escape sequence \\" + printable(std::string(1, c)));
+  }
+  *cursor = p;
+  return value;
+}
+
+Parser::symbol_type Lexer::string_literal(SourceRange start) {
+  std::string value;
+  const char* p = cursor_;
+  for (;;) {
+    if (p >= limit_ || *p == '\n') fail(start, "unterminated string");
+    char c = *p++;
+    if (c == '"') break;
+    if (c == '\\') {
+      SourceRange at = range(p - 1, p);
+      value.push_back(char(escape(&p, at)));
+    } else {
+      value.push_back(c);
+    }
+  }
+  const char* begin = text_.data() + start.begin.offset;
+  cursor_ = p;
+  return Parser::make_STRING_LITERAL(value, range(begin, cursor_));
+}
+
+Parser::symbol_type Lexer::char_literal(SourceRange start) {
+  const char* p = cursor_;
+  std::vector<int> chars;
+  for (;;) {
+    if (p >= limit_ || *p == '\n') fail(start, "unterminated character constant");
+    char c = *p++;
+    if (c == '\'') break;
+    chars.push_back(c == '\\' ? escape(&p, range(p - 1, p)) : (unsigned char)c);
+  }
+  const char* begin = text_.data() + start.begin.offset;
+  cursor_ = p;
+  SourceRange loc = range(begin, cursor_);
+  if (chars.empty()) fail(loc, "empty character constant");
+  if (chars.size() > 1) fail(loc, "multi-character constant");
+  IntToken token;
+  token.value = uint64_t(int64_t(int8_t(chars[0])));
+  token.size = 1;
+  return Parser::make_INTEGER(token, loc);
+}
+
+void parse_source(const std::string& text, uint32_t file, ParseContext& ctx) {
+  Lexer lexer(text, file, ctx);
+  Parser parser(lexer, ctx);
+  parser.parse();
+}
+
+}  // namespace dsched::lang

@@ -1,0 +1,149 @@
+// Sema driver: options first, then declarations and clauses in source order.
+#include "sema.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "diagnostics.h"
+
+namespace dsched::lang {
+
+Sema::Sema(Program& program, const FrontendOptions& options, std::vector<TopItem*> items)
+    : program_(program), types_(*program.types), options_(options), items_(std::move(items)) {
+  declare_builtin_types();
+}
+
+void Sema::run() {
+  // Options come first: strsize decides the size of every string.
+  for (TopItem* item : items_)
+    if (auto* p = std::get_if<PragmaSyntax>(item)) pragma(*p);
+  // -x on the command line overrides the script's pragmas.
+  for (const auto& [name, value] : options_.cli_options) {
+    OptionValue parsed;
+    std::string error;
+    std::optional<std::string> given;
+    if (!value.empty()) given = value;
+    if (!parse_option(name, given, &parsed, &error))
+      throw CompileError({}, "-x " + error, false);
+    program_.options.values[name] = parsed;
+  }
+  if (options_.destructive) program_.options.values["destructive"] = OptionValue{OptionKind::Flag, 1, ""};
+  if (program_.options.strsize() == 0 || program_.options.strsize() > (1 << 20))
+    throw CompileError({}, "strsize must be between 1 and 1048576 bytes", false);
+  types_.set_string_size(program_.options.strsize());
+  for (TopItem* item : items_) {
+    if (auto* c = std::get_if<ClauseSyntax>(item)) {
+      clause(*c);
+    } else if (auto* d = std::get_if<DeclarationSyntax>(item)) {
+      declaration(*d);
+    } else if (auto* t = std::get_if<TranslatorSyntax>(item)) {
+      translator(*t);
+    }
+  }
+}
+
+std::vector<Variable>& Sema::table(VarScope scope) {
+  switch (scope) {
+    case VarScope::Global: return program_.globals;
+    case VarScope::ThreadLocal: return program_.thread_locals;
+    case VarScope::ClauseLocal: return program_.clause_locals;
+  }
+  return program_.globals;
+}
+
+Variable* Sema::find_variable(VarScope scope, const std::string& name) {
+  auto& index = variable_index_[int(scope)];
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : &table(scope)[it->second];
+}
+
+Variable& Sema::add_variable(VarScope scope, const std::string& name, const Type* type,
+                             std::vector<const Type*> keys, SourceRange loc, bool declared) {
+  auto& vars = table(scope);
+  Variable v;
+  v.id = int(vars.size());
+  v.name = name;
+  v.scope = scope;
+  v.type = type;
+  v.key_types = std::move(keys);
+  v.declared = declared;
+  v.loc = loc;
+  variable_index_[int(scope)][name] = v.id;
+  vars.push_back(std::move(v));
+  return vars.back();
+}
+
+std::string Sema::expand_macros_in_description(const ProbeDescText& desc) {
+  // "pid$target:::" and "$1" in a description take the macro's text.
+  std::string out;
+  const std::string& text = desc.text;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '$') {
+      out.push_back(text[i++]);
+      continue;
+    }
+    size_t start = i++;
+    if (i < text.size() && text[i] == '$') ++i;
+    size_t name_start = i;
+    while (i < text.size() && (std::isalnum((unsigned char)text[i]) || text[i] == '_')) ++i;
+    std::string name = text.substr(name_start, i - name_start);
+    if (name.empty()) fail(desc.loc, "invalid macro in probe description " + printable(text));
+    ExprPtr macro = make_expr(ExprKind::MacroVar, desc.loc);
+    macro->text = name;
+    macro->string_macro = text[start + 1] == '$';
+    check_macro(macro);
+    out += macro->kind == ExprKind::StringLiteral ? macro->text : std::to_string(int64_t(macro->value));
+  }
+  return out;
+}
+
+void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
+  auto& registry = probes::Registry::instance();
+  for (const ProbeDescText& desc : syntax.descriptions) {
+    ResolvedDescription resolved;
+    resolved.text = expand_macros_in_description(desc);
+    std::vector<const probes::Probe*> matched = registry.match(resolved.text);
+    if (matched.empty())
+      fail(desc.loc, "probe description " + printable(resolved.text) + " does not match any probes");
+    // A wildcard passes over probes this kernel cannot offer; naming only those is an error.
+    for (const probes::Probe* probe : matched)
+      if (!probe->unsupported) resolved.probes.push_back(probe);
+    if (resolved.probes.empty()) fail(desc.loc, matched[0]->unsupported);
+    for (const probes::Probe* probe : resolved.probes) {
+      if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())
+        clause.probes.push_back(probe);
+      program_.providers_used.insert(probe->provider);
+    }
+    clause.descriptions.push_back(std::move(resolved));
+  }
+  std::sort(clause.probes.begin(), clause.probes.end(),
+            [](const probes::Probe* a, const probes::Probe* b) { return a->id < b->id; });
+}
+
+void Sema::clause(ClauseSyntax& syntax) {
+  program_.clauses.emplace_back();
+  Clause& clause = program_.clauses.back();
+  clause.loc = syntax.loc;
+  clause_ = &clause;
+  resolve_descriptions(syntax, clause);
+  if (syntax.predicate) {
+    check_scalar(syntax.predicate, "a predicate");
+    clause.predicate = std::move(syntax.predicate);
+  }
+  for (StmtPtr& stmt : syntax.body) {
+    statement(*stmt);
+    clause.statements.push_back(std::move(stmt));
+  }
+  clause_ = nullptr;
+}
+
+void Sema::statement(Stmt& stmt) {
+  if (stmt.kind == StmtKind::Aggregate) {
+    check_aggregation(stmt);
+    return;
+  }
+  check(stmt.expr);
+}
+
+}  // namespace dsched::lang

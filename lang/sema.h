@@ -1,0 +1,122 @@
+// Semantic analysis: resolves names, checks and annotates types, lowers translated arguments,
+// folds constants and fills the Program tables. Internal to the front end.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+#include "frontend.h"
+#include "program.h"
+
+namespace dsched::lang {
+
+struct Translator {
+  const Type* output = nullptr;  // the translated struct (psinfo_t...)
+  TypeNamePtr input_syntax;      // resolved on first use: kernel types stay untouched until then
+  const Type* input = nullptr;
+  std::string input_name;
+  std::map<std::string, const TranslatorMemberSyntax*> members;
+  SourceRange loc;
+};
+
+struct InlineConstant {
+  const Type* type;
+  ExprPtr value;  // checked expression
+};
+
+class Sema {
+ public:
+  Sema(Program& program, const FrontendOptions& options, std::vector<TopItem*> items);
+  void run();
+
+ private:
+  // ---- declarations.cc ----
+  void declare_builtin_types();
+  void pragma(const PragmaSyntax& pragma);
+  void declaration(DeclarationSyntax& decl);
+  void translator(TranslatorSyntax& syntax);
+  const Type* resolve_spec(const DeclSpec& spec);
+  const Type* resolve_declarator(const Type* base, const Declarator& declarator,
+                                 std::vector<const Type*>* key_types);
+  const Type* resolve_type_name(const TypeName& name);
+  const Type* resolve_type_text(const std::string& text, SourceRange loc);
+  const Type* record_type(const RecordSpec& spec);
+  const Type* enum_type(const EnumSpec& spec);
+  int64_t constant_integer(ExprPtr& e, const char* what);
+
+  // ---- sema.cc ----
+  void clause(ClauseSyntax& syntax);
+  void statement(Stmt& stmt);
+  void resolve_descriptions(ClauseSyntax& syntax, Clause& clause);
+  std::string expand_macros_in_description(const ProbeDescText& desc);
+  Variable* find_variable(VarScope scope, const std::string& name);
+  Variable& add_variable(VarScope scope, const std::string& name, const Type* type,
+                         std::vector<const Type*> keys, SourceRange loc, bool declared);
+  std::vector<Variable>& table(VarScope scope);
+
+  // ---- sema_expr.cc ----
+  void check(ExprPtr& e);                 // any expression, may be void
+  void check_value(ExprPtr& e);           // an expression that must produce a value
+  void check_scalar(ExprPtr& e, const char* context);
+  void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
+  void check_key(ExprPtr& e);             // associative array or aggregation key
+  void check_ident(ExprPtr& e);
+  void check_macro(ExprPtr& e);
+  void check_index(ExprPtr& e);
+  void check_member(ExprPtr& e);
+  void check_unary(ExprPtr& e);
+  void check_incdec(ExprPtr& e);
+  void check_binary(ExprPtr& e);
+  void check_assign(ExprPtr& e);
+  void check_ternary(ExprPtr& e);
+  void check_cast(ExprPtr& e);
+  void check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_loc);
+  void check_assoc_keys(ExprPtr& e, Variable* existing);
+  const Type* storable(const Type* type, SourceRange loc);
+  void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
+  void use_builtin(Builtin builtin);
+  void probe_arg(ExprPtr& e, int64_t index);
+  void to_string(ExprPtr& e);             // wraps a char sequence in stringof()
+
+  // ---- translators.cc ----
+  struct PendingTranslation {
+    const Translator* translator;
+    ExprPtr input;
+  };
+  std::optional<PendingTranslation> translation_of(Expr& base, bool arrow);
+  const Translator* find_translator(const Type* output, const Type* input, SourceRange loc);
+  const Type* translator_input(Translator& t);
+  void lower_translated_member(ExprPtr& e, PendingTranslation pending);
+  std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);
+  const probes::ArgSpec& arg_spec(int64_t index, SourceRange loc);
+
+  // ---- sema_calls.cc ----
+  void check_call(ExprPtr& e);
+  void check_aggregation(Stmt& stmt);
+  void check_agg_ref(Expr& e);
+  void check_printf_arguments(Expr& call, size_t format_index);
+
+  // ---- constants.cc ----
+  void fold(ExprPtr& e);  // replaces an operator over constants by its value
+
+  Program& program_;
+  TypeUniverse& types_;
+  const FrontendOptions& options_;
+  std::vector<TopItem*> items_;
+
+  std::map<std::string, const Type*> typedefs_;
+  std::map<std::string, Type*> structs_, unions_;
+  std::map<std::string, const Type*> enums_;
+  std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
+  std::map<std::string, InlineConstant> inlines_;
+  std::vector<std::unique_ptr<Translator>> translators_;
+  std::map<std::string, int> variable_index_[3];
+  std::map<std::string, int> aggregation_index_;
+
+  Clause* clause_ = nullptr;  // the clause being checked
+  std::vector<std::pair<std::string, const Expr*>> bindings_;  // translator inputs in scope
+};
+
+}  // namespace dsched::lang

@@ -1,0 +1,555 @@
+// Sema for expressions: names, operators, variables and their implicit declarations.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "builtins.h"
+#include "diagnostics.h"
+#include "sema.h"
+
+namespace dsched::lang {
+namespace {
+
+std::string describe(const Type* t) { return type_name(t); }
+
+const char* scope_prefix(VarScope scope) {
+  return scope == VarScope::ThreadLocal ? "self->" : scope == VarScope::ClauseLocal ? "this->" : "";
+}
+
+bool is_bound(const std::vector<std::pair<std::string, const Expr*>>& bindings,
+              const std::string& name) {
+  for (const auto& b : bindings)
+    if (b.first == name) return true;
+  return false;
+}
+
+ExprPtr wrap(ExprKind kind, ExprPtr operand, const Type* type) {
+  SourceRange loc = operand->loc;
+  uint32_t depth = operand->depth + 1;
+  ExprPtr e = make_expr(kind, loc);
+  e->operands.push_back(std::move(operand));
+  e->type = type;
+  e->depth = depth;
+  return e;
+}
+
+}  // namespace
+
+void Sema::use_builtin(Builtin builtin) { program_.builtins_used.insert(builtin); }
+
+void Sema::to_string(ExprPtr& e) {
+  if (e->type->is_string()) return;
+  ExprPtr call = wrap(ExprKind::Call, std::move(e), types_.string_type());
+  call->func = Func::Stringof;
+  call->text = "stringof";
+  e = std::move(call);
+}
+
+void Sema::check_value(ExprPtr& e) {
+  check(e);
+  if (e->type->is_void()) {
+    if (e->kind == ExprKind::Call) fail(e->loc, e->text + "() does not return a value");
+    fail(e->loc, "expression has no value");
+  }
+}
+
+void Sema::check_scalar(ExprPtr& e, const char* context) {
+  check_value(e);
+  if (!e->type->is_scalar())
+    fail(e->loc, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
+}
+
+void Sema::check_string(ExprPtr& e, const char* context) {
+  check_value(e);
+  if (e->type->is_char_sequence()) to_string(e);
+  if (!e->type->is_string())
+    fail(e->loc, std::string(context) + " must be a string, not " + describe(e->type));
+}
+
+void Sema::check_key(ExprPtr& e) {
+  check_value(e);
+  if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
+  if (!e->type->is_scalar() && !e->type->is_string() && e->type->kind != TypeKind::Stack)
+    fail(e->loc, describe(e->type) + " cannot be used as a key");
+}
+
+const Type* Sema::storable(const Type* type, SourceRange loc) {
+  switch (type->kind) {
+    case TypeKind::Integer: case TypeKind::Pointer: case TypeKind::String: return type;
+    case TypeKind::Array:
+      if (type->is_char_sequence()) return types_.string_type();
+      fail(loc, "an array (" + describe(type) + ") cannot be stored in a D variable");
+    case TypeKind::Struct: case TypeKind::Union:
+      fail(loc, "a struct cannot be stored in a D variable; store one of its members");
+    case TypeKind::Stack: fail(loc, "stack() can only be traced or used as an aggregation key");
+    case TypeKind::Void: fail(loc, "expression has no value");
+    default: fail(loc, describe(type) + " cannot be stored in a D variable");
+  }
+}
+
+void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc) {
+  const Type* from = value->type;
+  if (target->is_string()) {
+    if (from->is_char_sequence()) to_string(value);
+    if (!value->type->is_string())
+      fail(loc, "cannot assign " + describe(from) + " to a string variable");
+    return;
+  }
+  if (target->is_scalar()) {
+    if (!from->is_scalar())
+      fail(loc, "cannot assign " + describe(from) + " to " + describe(target));
+    if (from != target && (from->size != target->size || from->is_signed != target->is_signed ||
+                           from->kind != target->kind)) {
+      value = wrap(ExprKind::Cast, std::move(value), target);
+      fold(value);
+    }
+    return;
+  }
+  fail(loc, "cannot assign " + describe(from) + " to " + describe(target));
+}
+
+void Sema::check(ExprPtr& e) {
+  switch (e->kind) {
+    case ExprKind::IntLiteral: return;
+    case ExprKind::StringLiteral: e->type = types_.string_type(); return;
+    case ExprKind::Builtin: case ExprKind::ProbeArg: return;  // already typed (substituted)
+    case ExprKind::Ident: check_ident(e); return;
+    case ExprKind::MacroVar: check_macro(e); return;
+    case ExprKind::Variable: {
+      if (e->type) return;  // already resolved (a substituted inline)
+      Variable* v = find_variable(e->scope, e->text);
+      if (!v)
+        fail(e->loc, std::string(scope_prefix(e->scope)) + e->text + " is used before any assignment");
+      e->id = v->id;
+      e->type = v->type;
+      return;
+    }
+    case ExprKind::Index: check_index(e); return;
+    case ExprKind::Member: check_member(e); return;
+    case ExprKind::Unary: check_unary(e); return;
+    case ExprKind::IncDec: check_incdec(e); return;
+    case ExprKind::Binary: check_binary(e); return;
+    case ExprKind::Assign: check_assign(e); return;
+    case ExprKind::Ternary: check_ternary(e); return;
+    case ExprKind::Cast: check_cast(e); return;
+    case ExprKind::Call: check_call(e); return;
+    case ExprKind::AggRef:
+      fail(e->loc, "aggregation @" + e->text +
+                       " can only be an argument of printa(), normalize(), denormalize(), "
+                       "trunc() or clear()");
+    case ExprKind::SizeofType:
+    case ExprKind::SizeofExpr: {
+      const Type* t;
+      if (e->kind == ExprKind::SizeofType) {
+        t = resolve_type_name(*e->type_name);
+      } else {
+        check_value(e->operands[0]);
+        t = e->operand(0)->type;
+      }
+      if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function)
+        fail(e->loc, "sizeof cannot be applied to " + describe(t));
+      e = make_int(t->size, typedefs_.at("size_t"), e->loc);
+      return;
+    }
+    case ExprKind::Offsetof: {
+      const Type* t = resolve_type_name(*e->type_name);
+      if (!t->is_record()) fail(e->loc, "offsetof needs a struct or union, not " + describe(t));
+      auto member = t->find_member(e->text);
+      if (!member) fail(e->loc, describe(t) + " has no member named " + e->text);
+      if (member->bitfield_bits) fail(e->loc, "offsetof cannot be applied to bit-field " + e->text);
+      e = make_int(member->offset_bits / 8, typedefs_.at("size_t"), e->loc);
+      return;
+    }
+    case ExprKind::Xlate:
+      fail(e->loc, "the result of xlate<>() can only be used with -> or . to read a member");
+  }
+}
+
+void Sema::check_ident(ExprPtr& e) {
+  const std::string& name = e->text;
+  for (auto it = bindings_.rbegin(); it != bindings_.rend(); ++it) {
+    if (it->first == name) {
+      SourceRange loc = e->loc;
+      e = clone(*it->second);
+      e->loc = loc;
+      return;
+    }
+  }
+  if (auto it = inlines_.find(name); it != inlines_.end()) {
+    SourceRange loc = e->loc;
+    e = clone(*it->second.value);
+    e->loc = loc;
+    return;
+  }
+  if (auto it = enum_constants_.find(name); it != enum_constants_.end()) {
+    e = make_int(uint64_t(it->second.first), it->second.second, e->loc);
+    return;
+  }
+  if (auto builtin = find_builtin(name)) {
+    switch (*builtin) {
+      case Builtin::Args: fail(e->loc, "args must be indexed: args[0], args[1]...");
+      case Builtin::Curlwpsinfo: case Builtin::Curpsinfo: case Builtin::Curcpu:
+        fail(e->loc, name + " is translated: use it as " + name + "->member");
+      default: break;
+    }
+    e->kind = ExprKind::Builtin;
+    e->builtin = *builtin;
+    e->type = resolve_type_text(builtin_type(*builtin), e->loc);
+    use_builtin(*builtin);
+    return;
+  }
+  if (Variable* v = find_variable(VarScope::Global, name)) {
+    if (!v->key_types.empty())
+      fail(e->loc, name + " is an associative array: it must be indexed");
+    e->kind = ExprKind::Variable;
+    e->scope = VarScope::Global;
+    e->id = v->id;
+    e->type = v->type;
+    return;
+  }
+  fail(e->loc, "failed to resolve " + name + ": Unknown variable name");
+}
+
+void Sema::check_macro(ExprPtr& e) {
+  const std::string& name = e->text;
+  std::optional<std::string> text;  // the macro's value as text
+  bool numeric_name = !name.empty() && std::isdigit((unsigned char)name[0]);
+  if (numeric_name) {
+    size_t index = std::strtoul(name.c_str(), nullptr, 10);
+    if (name.size() > 6) index = SIZE_MAX;
+    if (index < options_.macro_args.size()) {
+      text = options_.macro_args[index];
+    } else if (program_.options.flag("defaultargs")) {
+      text = e->string_macro ? "" : "0";
+    } else {
+      fail(e->loc, std::string("macro argument ") + (e->string_macro ? "$$" : "$") + name +
+                       " is not defined: the script was given " +
+                       std::to_string(options_.macro_args.empty() ? 0 : options_.macro_args.size() - 1) +
+                       " argument(s)");
+    }
+  } else {
+    long value;
+    if (name == "pid") value = getpid();
+    else if (name == "ppid") value = getppid();
+    else if (name == "uid") value = getuid();
+    else if (name == "gid") value = getgid();
+    else if (name == "euid") value = geteuid();
+    else if (name == "egid") value = getegid();
+    else if (name == "sid") value = getsid(0);
+    else if (name == "pgid") value = getpgrp();
+    else if (name == "target") value = options_.target_pid;
+    else fail(e->loc, "unknown macro variable $" + name);
+    text = std::to_string(value);
+  }
+  SourceRange loc = e->loc;
+  if (e->string_macro) {
+    e = make_expr(ExprKind::StringLiteral, loc);
+    e->text = *text;
+    e->type = types_.string_type();
+    return;
+  }
+  errno = 0;
+  char* end = nullptr;
+  long long value = std::strtoll(text->c_str(), &end, 0);
+  if (text->empty() || *end != '\0' || errno == ERANGE)
+    fail(loc, "macro argument $" + name + " is not an integer (\"" + printable(*text) +
+                  "\"): use $$" + name + " for a string");
+  bool fits_int = value >= INT32_MIN && value <= INT32_MAX;
+  e = make_int(uint64_t(value), types_.integer(fits_int ? 4 : 8, true), loc);
+}
+
+void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
+  std::vector<const Type*> keys;
+  for (size_t i = 1; i < e->operands.size(); ++i) {
+    check_key(e->operands[i]);
+    keys.push_back(e->operand(i)->type);
+  }
+  const std::string& name = e->operand(0)->text;
+  if (!existing) return;
+  if (existing->key_types.size() != keys.size())
+    fail(e->loc, name + " has " + std::to_string(existing->key_types.size()) +
+                     " key(s) elsewhere but " + std::to_string(keys.size()) + " here");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Type* want = existing->key_types[i];
+    if (want->is_string() != keys[i]->is_string() || want->kind == TypeKind::Stack)
+      fail(e->operand(i + 1)->loc, name + ": key #" + std::to_string(i + 1) + " is " +
+                                       describe(keys[i]) + " here but " + describe(want) +
+                                       " elsewhere");
+  }
+}
+
+// Turns Index(Ident name, keys...) into a Variable node over associative array `v`.
+static void become_assoc(ExprPtr& e, const Variable& v) {
+  std::vector<ExprPtr> keys;
+  for (size_t i = 1; i < e->operands.size(); ++i) keys.push_back(std::move(e->operands[i]));
+  std::string name = e->operand(0)->text;
+  e->kind = ExprKind::Variable;
+  e->scope = VarScope::Global;
+  e->text = name;
+  e->id = v.id;
+  e->type = v.type;
+  e->operands = std::move(keys);
+}
+
+void Sema::check_index(ExprPtr& e) {
+  Expr* base = e->operand(0);
+  if (base->kind == ExprKind::Ident && !is_bound(bindings_, base->text)) {
+    if (base->text == "args") {
+      if (e->operands.size() != 2) fail(e->loc, "args takes a single index");
+      int64_t index = constant_integer(e->operands[1], "the index of args[]");
+      probe_arg(e, index);
+      return;
+    }
+    if (!find_builtin(base->text) && !inlines_.count(base->text) &&
+        !enum_constants_.count(base->text)) {
+      Variable* v = find_variable(VarScope::Global, base->text);
+      if (!v) fail(base->loc, "failed to resolve " + base->text + ": Unknown variable name");
+      if (!v->key_types.empty()) {
+        check_assoc_keys(e, v);
+        become_assoc(e, *v);
+        return;
+      }
+    }
+  }
+  check_value(e->operands[0]);
+  const Type* t = e->operand(0)->type;
+  if (!t->is_array() && !t->is_pointer())
+    fail(e->loc, describe(t) + " cannot be indexed");
+  if (e->operands.size() != 2) fail(e->loc, "an array takes a single index");
+  check_scalar(e->operands[1], "an array index");
+  if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "an array index must be an integer");
+  if (t->target->is_void() || t->target->kind == TypeKind::Function)
+    fail(e->loc, "cannot index a pointer to " + describe(t->target));
+  e->type = t->target;
+}
+
+void Sema::check_member(ExprPtr& e) {
+  if (auto pending = translation_of(*e->operand(0), e->arrow)) {
+    lower_translated_member(e, std::move(*pending));
+    return;
+  }
+  check_value(e->operands[0]);
+  const Type* t = e->operand(0)->type;
+  const char* op = e->arrow ? "->" : ".";
+  if (e->arrow) {
+    if (!t->is_pointer() || !t->target->is_record())
+      fail(e->loc, std::string("operator -> needs a pointer to a struct or union, not ") + describe(t));
+    t = t->target;
+  } else if (!t->is_record()) {
+    fail(e->loc, std::string("operator . needs a struct or union, not ") + describe(t));
+  }
+  if (!t->complete) fail(e->loc, describe(t) + " is an incomplete type");
+  auto member = t->find_member(e->text);
+  if (!member) fail(e->loc, describe(t) + " has no member named " + e->text + " (operator " + op + ")");
+  e->offset_bits = member->offset_bits;
+  e->bitfield_bits = member->bitfield_bits;
+  e->type = member->type;
+}
+
+void Sema::check_unary(ExprPtr& e) {
+  const char* op = unary_op_text(e->unary_op);
+  switch (e->unary_op) {
+    case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::BitNot:
+      check_value(e->operands[0]);
+      if (!e->operand(0)->type->is_integer())
+        fail(e->loc, std::string("operator ") + op + " needs an integer, not " + describe(e->operand(0)->type));
+      e->type = promoted(types_, e->operand(0)->type);
+      break;
+    case UnaryOp::Not:
+      check_scalar(e->operands[0], "the operand of !");
+      e->type = types_.integer(4, true);
+      break;
+    case UnaryOp::Deref: {
+      check_value(e->operands[0]);
+      const Type* t = e->operand(0)->type;
+      if (!t->is_pointer()) fail(e->loc, "operator * needs a pointer, not " + describe(t));
+      if (t->target->is_void() || t->target->kind == TypeKind::Function)
+        fail(e->loc, "cannot dereference a pointer to " + describe(t->target));
+      e->type = t->target;
+      break;
+    }
+    case UnaryOp::AddressOf: {
+      check_value(e->operands[0]);
+      ExprKind k = e->operand(0)->kind;
+      bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && e->operand(0)->unary_op == UnaryOp::Deref) ||
+                       (k == ExprKind::Index);
+      if (!is_memory) fail(e->loc, "operator & needs an object in kernel memory");
+      e->type = types_.pointer_to(e->operand(0)->type);
+      break;
+    }
+  }
+  fold(e);
+}
+
+void Sema::check_incdec(ExprPtr& e) {
+  check_lvalue(e->operands[0], types_.integer(8, true), e->loc);
+  const Type* t = e->operand(0)->type;
+  if (!t->is_scalar())
+    fail(e->loc, std::string("operator ") + (e->increment ? "++" : "--") + " needs an integer or a pointer, not " + describe(t));
+  e->type = t;
+}
+
+void Sema::check_binary(ExprPtr& e) {
+  BinaryOp op = e->binary_op;
+  std::string text = binary_op_text(op);
+  if (op == BinaryOp::Comma) {
+    check(e->operands[0]);
+    check_value(e->operands[1]);
+    e->type = e->operand(1)->type;
+    return;
+  }
+  if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr || op == BinaryOp::LogXor) {
+    check_scalar(e->operands[0], ("the left operand of " + text).c_str());
+    check_scalar(e->operands[1], ("the right operand of " + text).c_str());
+    e->type = types_.integer(4, true);
+    fold(e);
+    return;
+  }
+  check_value(e->operands[0]);
+  check_value(e->operands[1]);
+  const Type* a = e->operand(0)->type;
+  const Type* b = e->operand(1)->type;
+  auto mismatch = [&] {
+    fail(e->loc, "operator " + text + " cannot be applied to " + describe(a) + " and " + describe(b));
+  };
+  if (is_comparison(op)) {
+    bool a_text = a->is_string() || a->is_char_sequence();
+    bool b_text = b->is_string() || b->is_char_sequence();
+    if ((a->is_string() || b->is_string()) && a_text && b_text) {
+      to_string(e->operands[0]);
+      to_string(e->operands[1]);
+    } else if (!a->is_scalar() || !b->is_scalar()) {
+      mismatch();
+    }
+    e->type = types_.integer(4, true);
+    fold(e);
+    return;
+  }
+  if (a->is_pointer() || b->is_pointer()) {
+    if (op == BinaryOp::Add && a->is_pointer() != b->is_pointer() && a->is_scalar() && b->is_scalar()) {
+      e->type = a->is_pointer() ? a : b;
+    } else if (op == BinaryOp::Sub && a->is_pointer() && b->is_integer()) {
+      e->type = a;
+    } else if (op == BinaryOp::Sub && a->is_pointer() && b->is_pointer() && a->target == b->target) {
+      e->type = types_.integer(8, true);
+    } else {
+      mismatch();
+    }
+    return;
+  }
+  if (!a->is_integer() || !b->is_integer()) mismatch();
+  e->type = (op == BinaryOp::Shl || op == BinaryOp::Shr) ? promoted(types_, a)
+                                                         : arithmetic_result(types_, a, b);
+  fold(e);
+}
+
+void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_loc) {
+  switch (target->kind) {
+    case ExprKind::Ident: {
+      const std::string& name = target->text;
+      if (find_builtin(name)) fail(target->loc, "cannot assign to built-in variable " + name);
+      if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
+        fail(target->loc, name + " is a constant and cannot be assigned");
+      Variable* v = find_variable(VarScope::Global, name);
+      if (v && !v->key_types.empty()) fail(target->loc, name + " is an associative array: it must be indexed");
+      if (!v) v = &add_variable(VarScope::Global, name, storable(value_type, op_loc), {}, target->loc, false);
+      target->kind = ExprKind::Variable;
+      target->scope = VarScope::Global;
+      target->id = v->id;
+      target->type = v->type;
+      return;
+    }
+    case ExprKind::Variable: {
+      Variable* v = find_variable(target->scope, target->text);
+      if (!v) v = &add_variable(target->scope, target->text, storable(value_type, op_loc), {}, target->loc, false);
+      target->id = v->id;
+      target->type = v->type;
+      return;
+    }
+    case ExprKind::Index: {
+      Expr* base = target->operand(0);
+      if (base->kind == ExprKind::Ident && !find_builtin(base->text) && !is_bound(bindings_, base->text) &&
+          !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
+        Variable* v = find_variable(VarScope::Global, base->text);
+        if (v && v->key_types.empty()) fail(target->loc, base->text + " is not an associative array");
+        check_assoc_keys(target, v);
+        if (!v) {
+          std::vector<const Type*> keys;
+          for (size_t i = 1; i < target->operands.size(); ++i) keys.push_back(target->operand(i)->type);
+          v = &add_variable(VarScope::Global, base->text, storable(value_type, op_loc), std::move(keys),
+                            base->loc, false);
+        }
+        become_assoc(target, *v);
+        return;
+      }
+      if (base->kind == ExprKind::Ident && base->text == "args")
+        fail(target->loc, "probe arguments cannot be assigned");
+      break;
+    }
+    default:
+      break;
+  }
+  fail(target->loc, "cannot assign here: only D variables (x, a[k], self->x, this->x) can be modified");
+}
+
+void Sema::check_assign(ExprPtr& e) {
+  std::string op = e->compound ? std::string(binary_op_text(e->binary_op)) + "=" : "=";
+  if (!e->compound) {
+    check_value(e->operands[1]);
+    check_lvalue(e->operands[0], e->operand(1)->type, e->loc);
+    convert_for_store(e->operands[1], e->operand(0)->type, e->loc);
+    e->type = e->operand(0)->type;
+    return;
+  }
+  check_value(e->operands[1]);
+  check_lvalue(e->operands[0], types_.integer(8, true), e->loc);
+  const Type* t = e->operand(0)->type;
+  const Type* v = e->operand(1)->type;
+  bool pointer_step = t->is_pointer() && v->is_integer() &&
+                      (e->binary_op == BinaryOp::Add || e->binary_op == BinaryOp::Sub);
+  if (!(t->is_integer() && v->is_integer()) && !pointer_step)
+    fail(e->loc, "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
+  e->type = t;
+}
+
+void Sema::check_ternary(ExprPtr& e) {
+  check_scalar(e->operands[0], "the condition of ?:");
+  check_value(e->operands[1]);
+  check_value(e->operands[2]);
+  const Type* a = e->operand(1)->type;
+  const Type* b = e->operand(2)->type;
+  bool a_text = a->is_string() || a->is_char_sequence();
+  bool b_text = b->is_string() || b->is_char_sequence();
+  if (a_text && b_text && (a->is_string() || b->is_string() || a->is_array() || b->is_array())) {
+    to_string(e->operands[1]);
+    to_string(e->operands[2]);
+    e->type = types_.string_type();
+  } else if (a->is_integer() && b->is_integer()) {
+    e->type = arithmetic_result(types_, a, b);
+  } else if (a->is_pointer() && (b->is_pointer() || b->is_integer())) {
+    e->type = a;
+  } else if (b->is_pointer() && a->is_integer()) {
+    e->type = b;
+  } else {
+    fail(e->loc, "the branches of ?: have incompatible types " + describe(a) + " and " + describe(b));
+  }
+  fold(e);
+}
+
+void Sema::check_cast(ExprPtr& e) {
+  const Type* target = resolve_type_name(*e->type_name);
+  check_value(e->operands[0]);
+  const Type* from = e->operand(0)->type;
+  if (target->is_string()) fail(e->loc, "cannot cast to string: use stringof()");
+  if (target->is_scalar()) {
+    if (!from->is_scalar() && !(from->is_array() && target->is_pointer()))
+      fail(e->loc, "cannot cast " + describe(from) + " to " + describe(target));
+  } else if (!target->is_void()) {
+    fail(e->loc, "cannot cast to " + describe(target));
+  }
+  e->type = target;
+  fold(e);
+}
+
+}  // namespace dsched::lang

@@ -1,0 +1,191 @@
+// Translated arguments: args[N] of sched/proc probes, curlwpsinfo, curpsinfo, curcpu and
+// xlate<T>(x). A member read through one of them becomes the translator's expression for that
+// member, with the translator's input replaced by the native value (a ProbeArg, curthread or cpu).
+#include "builtins.h"
+#include "diagnostics.h"
+#include "sema.h"
+
+namespace dsched::lang {
+namespace {
+
+bool same_record(const Type* a, const Type* b) {
+  if (a == b) return true;
+  return a->is_record() && b->is_record() && a->kind == b->kind && a->btf_id && b->btf_id &&
+         a->name == b->name;
+}
+
+bool input_accepts(const Type* declared, const Type* given) {
+  if (declared->is_integer()) return given->is_integer();
+  if (declared->is_pointer() && given->is_pointer())
+    return same_record(declared->target, given->target) || declared->target == given->target;
+  return declared == given;
+}
+
+ExprPtr builtin_node(Builtin builtin, const Type* type, SourceRange loc) {
+  ExprPtr e = make_expr(ExprKind::Builtin, loc);
+  e->builtin = builtin;
+  e->type = type;
+  return e;
+}
+
+}  // namespace
+
+const probes::ArgSpec& Sema::arg_spec(int64_t index, SourceRange loc) {
+  if (!clause_) fail(loc, "args[] can only be used in a probe clause");
+  if (clause_->probes.empty()) fail(loc, "args[] needs a probe");
+  const probes::ArgSpec* first = nullptr;
+  const probes::Probe* first_probe = nullptr;
+  for (const probes::Probe* probe : clause_->probes) {
+    if (index < 0 || size_t(index) >= probe->args.size()) {
+      std::string count = probe->args.empty() ? "no arguments"
+                          : probe->args.size() == 1 ? "1 argument"
+                          : std::to_string(probe->args.size()) + " arguments";
+      fail(loc, "args[" + std::to_string(index) + "] is not defined for probe " +
+                    probe->provider + ":::" + probe->name + " (it has " + count + ")");
+    }
+    const probes::ArgSpec& spec = probe->args[size_t(index)];
+    if (!first) {
+      first = &spec;
+      first_probe = probe;
+      continue;
+    }
+    auto text = [](const probes::ArgSpec& s) {
+      return std::string(s.translated_type ? s.translated_type : s.native_type);
+    };
+    if (text(spec) != text(*first) || std::string(spec.native_type) != first->native_type)
+      fail(loc, "args[" + std::to_string(index) + "] has different types in the probes of this clause (" +
+                    text(*first) + " in " + first_probe->name + ", " + text(spec) + " in " + probe->name + ")");
+  }
+  return *first;
+}
+
+void Sema::probe_arg(ExprPtr& e, int64_t index) {
+  const probes::ArgSpec& spec = arg_spec(index, e->loc);
+  if (spec.translated_type)
+    fail(e->loc, "args[" + std::to_string(index) + "] is a translated " + spec.translated_type +
+                     ": read its members with args[" + std::to_string(index) + "]->member");
+  SourceRange loc = e->loc;
+  e = make_expr(ExprKind::ProbeArg, loc);
+  e->id = int(index);
+  e->type = resolve_type_text(spec.native_type, loc);
+  use_builtin(Builtin::Args);
+}
+
+const Type* Sema::translator_input(Translator& t) {
+  if (!t.input) t.input = resolve_type_name(*t.input_syntax);
+  return t.input;
+}
+
+const Translator* Sema::find_translator(const Type* output, const Type* input, SourceRange loc) {
+  for (auto& t : translators_)
+    if (t->output == output && input_accepts(translator_input(*t), input)) return t.get();
+  fail(loc, "no translator from " + type_name(input) + " to " + type_name(output));
+}
+
+std::optional<Sema::PendingTranslation> Sema::translate_probe_arg(int64_t index, SourceRange loc) {
+  const probes::ArgSpec& spec = arg_spec(index, loc);
+  if (!spec.translated_type) return std::nullopt;
+  const Type* pointer = resolve_type_text(spec.translated_type, loc);
+  ExprPtr input = make_expr(ExprKind::ProbeArg, loc);
+  input->id = int(index);
+  input->type = resolve_type_text(spec.native_type, loc);
+  use_builtin(Builtin::Args);
+  const Translator* t = find_translator(pointer->target, input->type, loc);
+  return PendingTranslation{t, std::move(input)};
+}
+
+std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool arrow) {
+  Expr* base = &written;
+  if (!arrow) {
+    // (*args[0]).pr_pid reads like args[0]->pr_pid; xlate<psinfo_t>(x).pr_pid is a value.
+    if (base->kind == ExprKind::Unary && base->unary_op == UnaryOp::Deref) {
+      base = base->operand(0);
+    } else if (base->kind != ExprKind::Xlate) {
+      return std::nullopt;
+    }
+  }
+  bool bound = false;
+  if (base->kind == ExprKind::Ident || base->kind == ExprKind::Index) {
+    const std::string& name = base->kind == ExprKind::Ident ? base->text : base->operand(0)->text;
+    for (const auto& b : bindings_) bound |= b.first == name;
+  }
+  if (bound) return std::nullopt;
+
+  if (base->kind == ExprKind::Index && base->operand(0)->kind == ExprKind::Ident &&
+      base->operand(0)->text == "args" && base->operands.size() == 2) {
+    int64_t index = constant_integer(base->operands[1], "the index of args[]");
+    return translate_probe_arg(index, base->loc);
+  }
+  if (base->kind == ExprKind::Ident) {
+    const char* output_name = nullptr;
+    Builtin input_builtin = Builtin::Curthread;
+    const char* input_type = "struct task_struct *";
+    if (base->text == "curlwpsinfo") {
+      output_name = "lwpsinfo_t";
+    } else if (base->text == "curpsinfo") {
+      output_name = "psinfo_t";
+    } else if (base->text == "curcpu") {
+      output_name = "cpuinfo_t";
+      input_builtin = Builtin::Cpu;
+      input_type = "processorid_t";
+    }
+    if (!output_name) return std::nullopt;
+    use_builtin(*find_builtin(base->text));
+    use_builtin(input_builtin);
+    ExprPtr input = builtin_node(input_builtin, resolve_type_text(input_type, base->loc), base->loc);
+    const Translator* t = find_translator(resolve_type_text(output_name, base->loc), input->type, base->loc);
+    return PendingTranslation{t, std::move(input)};
+  }
+  if (base->kind == ExprKind::Xlate) {
+    const Type* target = resolve_type_name(*base->type_name);
+    bool pointer_form = target->is_pointer();
+    if (pointer_form != arrow)
+      fail(base->loc, arrow ? "xlate<" + type_name(target) + ">() is not a pointer: use ."
+                            : "xlate<" + type_name(target) + ">() is a pointer: use ->");
+    const Type* output = pointer_form ? target->target : target;
+    if (!output->is_record()) fail(base->loc, "xlate<> needs a translated struct type");
+    ExprPtr input = std::move(base->operands[0]);
+    check_value(input);
+    const Translator* t = find_translator(output, input->type, base->loc);
+    return PendingTranslation{t, std::move(input)};
+  }
+  return std::nullopt;
+}
+
+void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
+  const Translator& t = *pending.translator;
+  const std::string& name = e->text;
+  auto declared = t.output->find_member(name);
+  if (!declared) fail(e->loc, type_name(t.output) + " has no member named " + name);
+  auto it = t.members.find(name);
+  if (it == t.members.end())
+    fail(e->loc, "the translator to " + type_name(t.output) + " does not define member " + name);
+  ExprPtr value = clone(*it->second->value);
+  bindings_.emplace_back(t.input_name, pending.input.get());
+  check_value(value);
+  bindings_.pop_back();
+  const Type* want = declared->type;
+  const Type* got = value->type;
+  if (want->is_integer() && got->is_integer() && got->size == want->size &&
+      got->is_signed == want->is_signed) {
+    value->type = want;  // same representation: just name the declared type
+  } else if (want->is_integer() && got->is_scalar()) {
+    if (got != want) {
+      ExprPtr cast = make_expr(ExprKind::Cast, value->loc);
+      cast->depth = value->depth + 1;
+      cast->operands.push_back(std::move(value));
+      cast->type = want;
+      value = std::move(cast);
+      fold(value);
+    }
+  } else if (want->is_string() && (got->is_string() || got->is_char_sequence())) {
+    to_string(value);
+  } else if (!(want->is_array() && got->is_char_sequence()) && !(want->is_pointer() && got->is_pointer())) {
+    fail(it->second->loc, "translator member " + name + " is " + type_name(got) + " but " +
+                              type_name(t.output) + " declares it " + type_name(want));
+  }
+  value->loc = e->loc;
+  e = std::move(value);
+}
+
+}  // namespace dsched::lang

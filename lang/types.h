@@ -1,0 +1,132 @@
+// D types: integers, pointers, arrays, strings, structs/unions (declared in D or taken from the
+// kernel's BTF), void, and the few opaque kinds D needs (stacks, functions, floats).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsched::lang {
+
+class BtfTypes;
+struct Type;
+
+enum class TypeKind {
+  Void,
+  Integer,
+  Pointer,
+  Array,
+  String,    // D string: a NUL-terminated value of at most `size` (= strsize) bytes
+  Struct,
+  Union,
+  Function,  // a kernel function prototype; only ever seen behind a pointer
+  Float,     // kernel floats can be named but not operated on
+  Stack,     // the result of stack()/ustack(): only usable as a key or traced
+};
+
+struct Member {
+  std::string name;            // empty for an anonymous struct/union member
+  const Type* type = nullptr;
+  uint64_t offset_bits = 0;    // from the start of the enclosing struct
+  uint32_t bitfield_bits = 0;  // 0 unless a bit-field
+};
+
+struct Type {
+  TypeKind kind = TypeKind::Void;
+  std::string name;          // integers: "int", "uint64_t"...; structs: the tag (may be empty)
+  uint64_t size = 0;         // bytes; 0 for void, functions and incomplete structs
+  bool is_signed = false;    // integers only
+  bool complete = true;      // false for a forward-declared struct/union
+  bool user_stack = false;   // Stack only: ustack() rather than stack()
+  const Type* target = nullptr;  // Pointer: pointee; Array: element
+  uint64_t count = 0;        // Array: number of elements
+  uint32_t btf_id = 0;       // nonzero for kernel types: their id in vmlinux BTF
+
+  bool is_integer() const { return kind == TypeKind::Integer; }
+  bool is_pointer() const { return kind == TypeKind::Pointer; }
+  bool is_array() const { return kind == TypeKind::Array; }
+  bool is_string() const { return kind == TypeKind::String; }
+  bool is_void() const { return kind == TypeKind::Void; }
+  bool is_record() const { return kind == TypeKind::Struct || kind == TypeKind::Union; }
+  // Integers and pointers: what D can compute with, compare and test for truth.
+  bool is_scalar() const { return is_integer() || is_pointer(); }
+  // char[N] and char *: text that stringof() turns into a D string.
+  bool is_char_sequence() const;
+
+  // Struct/union members, in declaration order. Kernel structs load theirs on first call, so a
+  // script that names task_struct does not convert the types of its 250 members.
+  const std::vector<Member>& members() const;
+  // Finds a member by name, looking through anonymous struct/union members; the returned
+  // offset is relative to this type.
+  std::optional<Member> find_member(const std::string& member_name) const;
+
+ private:
+  friend class TypeUniverse;
+  friend class BtfTypes;
+  mutable std::vector<Member> members_;
+  mutable bool members_loaded_ = true;
+  const BtfTypes* btf_ = nullptr;  // set while members_ are still to be loaded from BTF
+};
+
+// "int", "uint64_t", "struct task_struct *", "char [16]", "string".
+std::string type_name(const Type* type);
+
+// Owns every type of a program: D's built-in and declared types and the kernel types that the
+// program touched. Types never move, so `const Type*` is their identity.
+class TypeUniverse {
+ public:
+  explicit TypeUniverse(uint64_t string_size);
+  ~TypeUniverse();
+  TypeUniverse(const TypeUniverse&) = delete;
+  TypeUniverse& operator=(const TypeUniverse&) = delete;
+
+  const Type* void_type() const { return void_; }
+  const Type* string_type() const { return string_; }
+  const Type* integer(uint64_t size, bool is_signed);  // canonical "int", "unsigned long long"...
+  const Type* named_integer(const std::string& name, uint64_t size, bool is_signed);
+  const Type* pointer_to(const Type* target);
+  const Type* array_of(const Type* element, uint64_t count);
+  const Type* stack(bool user);
+  const Type* float_type(const std::string& name, uint64_t size);
+  const Type* function_type();
+
+  // A new D-declared struct or union; members are added once its body has been checked.
+  Type* new_record(TypeKind kind, const std::string& tag);
+  static void set_members(Type* record, std::vector<Member> members, uint64_t size);
+
+  // Kernel types from /sys/kernel/btf/vmlinux, opened on first use. nullptr when not found.
+  // On failure to read BTF, `error` says why.
+  const Type* kernel_record(TypeKind kind, const std::string& tag, std::string* error);
+  const Type* kernel_typedef(const std::string& name, std::string* error);
+  BtfTypes* btf(std::string* error);
+  const BtfTypes* loaded_btf() const { return btf_.get(); }  // null if never opened
+
+  uint64_t string_size() const { return string_->size; }
+  void set_string_size(uint64_t size) { string_mutable_->size = size; }
+
+  Type* make(Type prototype);  // used by the BTF converter
+
+ private:
+  std::deque<Type> types_;
+  const Type* void_ = nullptr;
+  const Type* string_ = nullptr;
+  Type* string_mutable_ = nullptr;
+  std::map<std::pair<uint64_t, bool>, const Type*> integers_;
+  std::map<std::string, const Type*> named_integers_;
+  std::map<const Type*, const Type*> pointers_;
+  std::map<std::pair<const Type*, uint64_t>, const Type*> arrays_;
+  const Type* stacks_[2] = {nullptr, nullptr};
+  const Type* function_ = nullptr;
+  std::unique_ptr<BtfTypes> btf_;
+  std::string btf_error_;
+};
+
+// C's usual arithmetic conversions for two integer operands (promotion to int first).
+const Type* arithmetic_result(TypeUniverse& types, const Type* a, const Type* b);
+// The promoted type of one integer operand (unary -, ~, shifts).
+const Type* promoted(TypeUniverse& types, const Type* a);
+
+}  // namespace dsched::lang

@@ -1,0 +1,29 @@
+// Parsers for the per-thread /proc files. Each takes the file's text and fills a ThreadRecord;
+// they return false when the text does not have the expected shape.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snapshot.h"
+
+namespace dsched::ctprof {
+
+// /proc/<tgid>/task/<tid>/stat. Sets comm and the stat metrics.
+bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec);
+// status: csw counters, state, and nr_threads when is_leader.
+bool parse_status(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec);
+bool parse_schedstat(std::string_view text, ThreadRecord& rec);
+bool parse_io(std::string_view text, ThreadRecord& rec);
+// sched: nr_migrations always, the schedstats fields when the kernel prints them.
+bool parse_sched(std::string_view text, ThreadRecord& rec);
+// cgroup: the unified (v2) path when it is not the root, else the v1 cpu controller's path,
+// else the first non-root path, else "/".
+bool parse_cgroup(std::string_view text, std::string& path);
+
+std::string_view policy_name(unsigned policy);
+// "0-3,6" from a CPU bitmap given as a list of set CPU numbers (ascending).
+std::string cpu_list(const std::vector<unsigned>& cpus);
+
+}  // namespace dsched::ctprof

@@ -1,0 +1,25 @@
+#include "snapshot.h"
+
+namespace dsched::ctprof {
+
+std::uint64_t ParseTally::read_failures() const {
+  std::uint64_t n = 0;
+  for (auto f : failures_by_file) n += f;
+  return n;
+}
+
+std::string ParseTally::dominant() const {
+  std::size_t best = kProcFileCount;
+  for (std::size_t f = 0; f < kProcFileCount; ++f)
+    if (failures_by_file[f] > 0 && (best == kProcFileCount || failures_by_file[f] > failures_by_file[best]))
+      best = f;
+  return best == kProcFileCount ? std::string() : std::string(kProcFileNames[best]);
+}
+
+std::uint32_t Snapshot::intern(std::string_view text) {
+  auto [it, inserted] = string_index_.try_emplace(std::string(text), strings.size());
+  if (inserted) strings.emplace_back(text);
+  return it->second;
+}
+
+}  // namespace dsched::ctprof

@@ -1,0 +1,70 @@
+#include "runtime/aggregation_store.h"
+
+#include <algorithm>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "runtime/loader.h"
+
+namespace dsched {
+
+AggregationStore::AggregationStore(const std::vector<output::AggregationSpec>& specs, const LoadedObject& object)
+    : cpus_(libbpf_num_possible_cpus()) {
+  for (const output::AggregationSpec& spec : specs) {
+    aggregations_.emplace_back(spec);
+    fds_.push_back(object.map_fd("agg_" + std::to_string(spec.id)));
+  }
+}
+
+output::Aggregation& AggregationStore::refresh(uint32_t id) {
+  output::Aggregation& agg = aggregations_.at(id);
+  agg.reset();
+  const output::AggregationSpec& spec = agg.spec();
+  std::vector<uint64_t> values(spec.value_words() * cpus_);
+  int fd = fds_.at(id);
+  if (spec.keys.empty()) {
+    uint32_t zero = 0;
+    if (bpf_map_lookup_elem(fd, &zero, values.data()) == 0 &&
+        std::any_of(values.begin(), values.end(), [](uint64_t v) { return v != 0; }))
+      agg.merge({}, values);
+    return agg;
+  }
+  std::vector<uint8_t> key(spec.key_size()), next(spec.key_size());
+  const void* previous = nullptr;
+  while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
+    key.swap(next);
+    previous = key.data();
+    if (bpf_map_lookup_elem(fd, key.data(), values.data()) == 0) agg.merge(key, values);
+  }
+  return agg;
+}
+
+std::vector<const output::Aggregation*> AggregationStore::refresh_all() {
+  std::vector<const output::Aggregation*> all;
+  for (uint32_t id = 0; id < aggregations_.size(); ++id) all.push_back(&refresh(id));
+  return all;
+}
+
+void AggregationStore::clear(uint32_t id) {
+  output::Aggregation& agg = refresh(id);
+  std::vector<uint64_t> zeroes(agg.spec().value_words() * cpus_);
+  uint32_t zero = 0;
+  for (const output::AggEntry& entry : agg.entries()) {
+    const void* key = agg.spec().keys.empty() ? static_cast<const void*>(&zero) : entry.key.data();
+    bpf_map_update_elem(fds_.at(id), key, zeroes.data(), BPF_EXIST);
+  }
+  agg.clear();
+}
+
+void AggregationStore::trunc(uint32_t id, int64_t n) {
+  output::Aggregation& agg = refresh(id);
+  for (const std::string& key : agg.trunc(n)) {
+    if (agg.spec().keys.empty()) {
+      clear(id);
+      break;
+    }
+    bpf_map_delete_elem(fds_.at(id), key.data());
+  }
+}
+
+}  // namespace dsched

@@ -1,0 +1,33 @@
+// The user-space side of aggregations: reads the per-CPU maps into output::Aggregation snapshots
+// and applies clear() and trunc() to the kernel's maps as well.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "runtime/output/aggregation.h"
+
+namespace dsched {
+
+class LoadedObject;
+
+class AggregationStore {
+ public:
+  AggregationStore(const std::vector<output::AggregationSpec>& specs, const LoadedObject& object);
+
+  // Re-reads aggregation `id` from its map (entries only; normalisation and the printed mark stay).
+  output::Aggregation& refresh(uint32_t id);
+  // Every aggregation, each refreshed.
+  std::vector<const output::Aggregation*> refresh_all();
+  output::Aggregation& get(uint32_t id) { return aggregations_.at(id); }
+
+  void clear(uint32_t id);             // zero every value, keep the keys
+  void trunc(uint32_t id, int64_t n);  // keep the n largest (n < 0: smallest); 0 removes all
+
+ private:
+  std::vector<output::Aggregation> aggregations_;
+  std::vector<int> fds_;
+  int cpus_;
+};
+
+}  // namespace dsched

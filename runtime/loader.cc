@@ -1,0 +1,181 @@
+#include "runtime/loader.h"
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstring>
+#include <mutex>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace dsched {
+namespace {
+
+std::mutex log_mutex;
+std::string* log_sink = nullptr;
+
+int print_to_sink(enum libbpf_print_level level, const char* format, va_list args) {
+  std::lock_guard lock(log_mutex);
+  if (!log_sink) return 0;  // quiet by default: libbpf's chatter is not dsched's output
+  char line[4096];
+  int n = vsnprintf(line, sizeof line, format, args);
+  if (n > 0) log_sink->append(line, std::min<size_t>(n, sizeof line - 1));
+  return n;
+}
+
+const int install_printer = [] {
+  libbpf_set_print(print_to_sink);
+  return 0;
+}();
+
+// The verifier log is long; its last lines say why it refused.
+std::string tail_lines(const std::string& text, int count) {
+  size_t pos = text.size();
+  while (pos > 0 && count >= 0) {
+    pos = text.rfind('\n', pos - 1);
+    if (pos == std::string::npos) return text;
+    --count;
+  }
+  return text.substr(pos + 1);
+}
+
+std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
+
+}  // namespace
+
+LibbpfLogCapture::LibbpfLogCapture() {
+  std::lock_guard lock(log_mutex);
+  log_sink = new std::string;
+}
+
+LibbpfLogCapture::~LibbpfLogCapture() {
+  std::lock_guard lock(log_mutex);
+  delete log_sink;
+  log_sink = nullptr;
+}
+
+std::string LibbpfLogCapture::take() {
+  std::lock_guard lock(log_mutex);
+  std::string text = std::move(*log_sink);
+  log_sink->clear();
+  return text;
+}
+
+LoadedObject::LoadedObject(bpf_object* object, std::vector<AttachPoint> points)
+    : object_(object), points_(std::move(points)) {}
+
+LoadedObject::~LoadedObject() {
+  detach();
+  bpf_object__close(object_);
+}
+
+std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
+                                                 const std::vector<AttachPoint>& points, std::string& error) {
+  LibbpfLogCapture log;
+  LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
+  bpf_object* object = bpf_object__open_mem(elf.data(), elf.size(), &options);
+  if (!object) {
+    error = "cannot open the compiled program: " + errno_text(errno);
+    return nullptr;
+  }
+  for (const AttachPoint& point : points) {
+    if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
+      bpf_program__set_autoattach(program, false);
+  }
+  if (int err = bpf_object__load(object)) {
+    std::string verifier = log.take();
+    std::string clause = "the program";
+    for (const AttachPoint& point : points) {
+      // libbpf names the program whose load failed: "prog '<name>': ..."
+      if (verifier.find("prog '" + point.program + "'") != std::string::npos) {
+        clause = "clause for " + point.clause;
+        break;
+      }
+    }
+    error = "failed to enable " + clause + ": the kernel refused it (" + errno_text(err) + ")";
+    if (!verifier.empty()) error += "\nverifier log (last lines):\n" + tail_lines(verifier, 8);
+    bpf_object__close(object);
+    return nullptr;
+  }
+  return std::unique_ptr<LoadedObject>(new LoadedObject(object, points));
+}
+
+bool LoadedObject::attach(std::string& error) {
+  for (const AttachPoint& point : points_) {
+    if (point.kind == AttachPoint::Kind::OnDemand) continue;
+    if (point.kind == AttachPoint::Kind::PerfTimer) {
+      if (!attach_perf_timer(point, error)) {
+        detach();
+        return false;
+      }
+      continue;
+    }
+    bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
+    bpf_link* link = program ? bpf_program__attach(program) : nullptr;
+    if (!link) {
+      error = "failed to enable probe " + point.clause + ": " + errno_text(errno);
+      detach();
+      return false;
+    }
+    links_.push_back(link);
+  }
+  return true;
+}
+
+bool LoadedObject::attach_perf_timer(const AttachPoint& point, std::string& error) {
+  bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
+  int cpus = point.every_cpu ? libbpf_num_possible_cpus() : 1;
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_CPU_CLOCK;
+    attr.sample_period = point.period_ns;
+    int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+    if (fd < 0) {
+      if (errno == ENODEV || errno == ENXIO) continue;  // a possible CPU that is not online
+      error = "failed to enable probe " + point.clause + ": perf_event_open: " + errno_text(errno);
+      return false;
+    }
+    perf_fds_.push_back(fd);
+    bpf_link* link = bpf_program__attach_perf_event(program, fd);
+    if (!link) {
+      error = "failed to enable probe " + point.clause + ": " + errno_text(errno);
+      return false;
+    }
+    links_.push_back(link);
+  }
+  return true;
+}
+
+void LoadedObject::detach() {
+  for (bpf_link* link : links_) bpf_link__destroy(link);
+  links_.clear();
+  for (int fd : perf_fds_) close(fd);
+  perf_fds_.clear();
+}
+
+bool LoadedObject::run(const std::string& name, std::string& error) {
+  bpf_program* program = bpf_object__find_program_by_name(object_, name.c_str());
+  if (!program) {
+    error = "no program " + name;
+    return false;
+  }
+  uint64_t args[1] = {0};
+  LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args, .ctx_size_in = sizeof args);
+  if (int err = bpf_prog_test_run_opts(bpf_program__fd(program), &options)) {
+    error = "cannot run " + name + ": " + errno_text(err);
+    return false;
+  }
+  return true;
+}
+
+int LoadedObject::map_fd(const std::string& name) const {
+  bpf_map* map = bpf_object__find_map_by_name(object_, name.c_str());
+  return map ? bpf_map__fd(map) : -1;
+}
+
+}  // namespace dsched

@@ -1,0 +1,56 @@
+// Loads a compiled BPF object with libbpf, attaches its programs to their hooks, runs the
+// BEGIN/END style programs on demand, and takes everything out of the kernel when destroyed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/codegen/compiled_program.h"
+
+struct bpf_object;
+struct bpf_link;
+
+namespace dsched {
+
+class LoadedObject {
+ public:
+  // Opens and loads the object; on failure returns null and fills error with a message that
+  // names the failing clause and a short reason, followed by the verifier's last lines.
+  static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<AttachPoint>& points,
+                                            std::string& error);
+  ~LoadedObject();
+  LoadedObject(const LoadedObject&) = delete;
+  LoadedObject& operator=(const LoadedObject&) = delete;
+
+  // Attaches every point that is not OnDemand. On failure detaches what was attached.
+  bool attach(std::string& error);
+  // Detaches every attached hook (programs and maps stay loaded until destruction).
+  void detach();
+  // Runs an OnDemand program once; false if it does not exist or the kernel refused.
+  bool run(const std::string& program, std::string& error);
+
+  int map_fd(const std::string& name) const;
+  bpf_object* object() const { return object_; }
+  size_t attached_count() const { return links_.size(); }
+
+ private:
+  LoadedObject(bpf_object* object, std::vector<AttachPoint> points);
+  bool attach_perf_timer(const AttachPoint& point, std::string& error);
+
+  bpf_object* object_;
+  std::vector<AttachPoint> points_;
+  std::vector<bpf_link*> links_;
+  std::vector<int> perf_fds_;
+};
+
+// Captures libbpf's messages (the verifier log among them) instead of letting them reach stderr.
+class LibbpfLogCapture {
+ public:
+  LibbpfLogCapture();
+  ~LibbpfLogCapture();
+  std::string take();
+};
+
+}  // namespace dsched

@@ -1,0 +1,121 @@
+#include "agg_print.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "agg_values.h"
+#include "cformat.h"
+#include "histogram.h"
+
+namespace dsched::output {
+
+namespace {
+
+std::vector<const Aggregation*> as_const(std::span<Aggregation* const> aggs) {
+  return std::vector<const Aggregation*>(aggs.begin(), aggs.end());
+}
+
+void mark_printed_if_any(std::span<Aggregation* const> aggs, bool any) {
+  if (!any) return;
+  for (Aggregation* a : aggs) a->mark_printed();
+}
+
+std::vector<Value> key_values(const AggregationSpec& spec, std::string_view key) {
+  std::vector<Value> out;
+  for (size_t i = 0; i < spec.keys.size(); ++i) {
+    const KeyComponent& c = spec.keys[i];
+    if (c.kind == KeyComponent::Kind::String)
+      out.push_back(Value::string(std::string(key_string(spec, key, i))));
+    else
+      out.push_back(Value::integer(key_integer(spec, key, i), c.size, c.is_signed));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_keys(const AggregationSpec& spec, std::string_view key) {
+  std::string out;
+  for (size_t i = 0; i < spec.keys.size(); ++i) {
+    const KeyComponent& c = spec.keys[i];
+    if (c.kind == KeyComponent::Kind::String) {
+      out += cformat("  %-50s", std::string(key_string(spec, key, i)).c_str());
+      continue;
+    }
+    const int64_t v = key_integer(spec, key, i);
+    const char* conv = c.is_signed ? "d" : "u";
+    switch (c.size) {
+      case 1: out += cformat((std::string(" %3") + conv).c_str(), unsigned(v)); break;
+      case 2: out += cformat((std::string(" %5") + conv).c_str(), unsigned(v)); break;
+      case 4: out += cformat((std::string(" %8") + conv).c_str(), unsigned(v)); break;
+      default: out += cformat((std::string(" %16ll") + conv).c_str(), (long long)v); break;
+    }
+  }
+  return out;
+}
+
+std::string format_value(const Aggregation& agg, std::span<const int64_t> value) {
+  const AggFunc f = agg.spec().function;
+  if (is_histogram(f)) return render_histogram(agg.spec(), value, agg.normal());
+  const int64_t v = scalar_value(f, value, agg.normal());
+  if (f == AggFunc::Stddev) return cformat(" %16llu", (unsigned long long)v);
+  return cformat(" %16lld", (long long)v);
+}
+
+std::string print_entries(std::span<const Aggregation* const> aggs, const SortOptions& options) {
+  std::string out;
+  if (aggs.empty()) return out;
+  for (const JoinedRow& row : joined_rows(aggs, options)) {
+    out += format_keys(aggs[0]->spec(), row.key);
+    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(*aggs[a], row.values[a]);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string printa_plain(std::span<Aggregation* const> aggs, const SortOptions& options) {
+  const std::vector<const Aggregation*> view = as_const(aggs);
+  std::string out = "\n" + print_entries(view, options);
+  mark_printed_if_any(aggs, out.size() > 1);
+  return out;
+}
+
+std::string printa_formatted(const printf_spec::Format& format, std::span<Aggregation* const> aggs,
+                             const SortOptions& options, const RenderContext& context) {
+  const std::vector<const Aggregation*> view = as_const(aggs);
+  const std::vector<JoinedRow> rows = joined_rows(view, options);
+  std::string out;
+  for (const JoinedRow& row : rows) {
+    // '%@' conversions take the aggregations in order; extra ones repeat the last.
+    size_t next_agg = 0;
+    auto aggregation = [&](const printf_spec::Conversion& conv, int width, int precision) {
+      const size_t a = std::min(next_agg, aggs.size() - 1);
+      if (next_agg < aggs.size()) ++next_agg;
+      const Aggregation& agg = *aggs[a];
+      const AggFunc f = agg.spec().function;
+      if (is_histogram(f)) return render_histogram(agg.spec(), row.values[a], agg.normal());
+      const Value v = Value::integer(scalar_value(f, row.values[a], agg.normal()), 8, !scalar_is_unsigned(f));
+      return render_conversion(conv, width, precision, v, context);
+    };
+    const std::vector<Value> keys = key_values(aggs[0]->spec(), row.key);
+    out += render_format(format, keys, context, aggregation);
+  }
+  mark_printed_if_any(aggs, !rows.empty());
+  return out;
+}
+
+std::string print_end_of_run(std::span<const Aggregation* const> all, const SortOptions& options) {
+  std::vector<const Aggregation*> order(all.begin(), all.end());
+  std::stable_sort(order.begin(), order.end(), [&](const Aggregation* l, const Aggregation* r) {
+    return options.reverse ? l->spec().id > r->spec().id : l->spec().id < r->spec().id;
+  });
+  std::string out = "\n";
+  for (const Aggregation* agg : order) {
+    if (agg->printed() || agg->entries().empty()) continue;
+    const Aggregation* one[] = {agg};
+    out += print_entries(one, options);
+  }
+  return out;
+}
+
+}  // namespace dsched::output

@@ -1,0 +1,94 @@
+#include "probe_lines.h"
+
+#include <stdexcept>
+
+#include "cformat.h"
+
+namespace dsched::output {
+
+namespace {
+
+constexpr const char* kTool = "dsched: ";
+
+std::string counted(uint64_t count, std::string_view noun) {
+  return cformat("%s%llu %.*s%s", kTool, (unsigned long long)count, int(noun.size()), noun.data(),
+                 count > 1 ? "s" : "");
+}
+
+std::string on_cpu(std::optional<unsigned> cpu) { return cpu ? cformat(" on CPU %u", *cpu) : std::string(); }
+
+}  // namespace
+
+std::string render_trace(const Value& v, bool quiet) {
+  switch (v.kind) {
+    case Value::Kind::String:
+      return quiet ? v.text : cformat("  %-33s", v.text.c_str());
+    case Value::Kind::Integer:
+      if (quiet)
+        return v.is_signed ? cformat("%lld", (long long)v.as_signed()) : cformat("%llu", (unsigned long long)v.as_unsigned());
+      if (v.is_signed) {
+        switch (v.size) {
+          case 1: return cformat(" %3hhd", (signed char)v.as_signed());
+          case 2: return cformat(" %5hd", (short)v.as_signed());
+          case 4: return cformat(" %10d", int(v.as_signed()));
+          default: return cformat(" %19lld", (long long)v.as_signed());
+        }
+      }
+      switch (v.size) {
+        case 1: return cformat(" %3hhu", (unsigned char)v.as_unsigned());
+        case 2: return cformat(" %5hu", (unsigned short)v.as_unsigned());
+        case 4: return cformat(" %10u", unsigned(v.as_unsigned()));
+        default: return cformat(" %20llu", (unsigned long long)v.as_unsigned());
+      }
+    default:
+      throw std::invalid_argument("trace( ) takes an integer or a string");
+  }
+}
+
+std::string heading() { return cformat("%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME"); }
+
+std::string probe_prefix(unsigned cpu, unsigned probe_id, std::string_view function, std::string_view name) {
+  const std::string fn = std::string(function) + ":" + std::string(name);
+  return cformat("%3u %6u %32s ", cpu, probe_id, fn.c_str());
+}
+
+std::string matched_probes(bool is_script, std::string_view name, uint64_t count) {
+  return cformat("%s%s '%.*s' matched %llu probe%s\n", kTool, is_script ? "script" : "description", int(name.size()),
+                 name.data(), (unsigned long long)count, count == 1 ? "" : "s");
+}
+
+std::string dynamic_variable_drops(uint64_t count, std::optional<unsigned> cpu) {
+  return counted(count, "dynamic variable drop") + on_cpu(cpu) + "\n";
+}
+
+std::string speculative_drops(uint64_t count, std::optional<unsigned> cpu) {
+  return counted(count, "speculative drop") + on_cpu(cpu) + "\n";
+}
+
+std::string failed_speculations_unavailable(uint64_t count) {
+  return counted(count, "failed speculation") + " (no speculative buffer available)\n";
+}
+
+std::string failed_speculations_busy(uint64_t count) {
+  return counted(count, "failed speculation") + " (available buffer(s) still busy)\n";
+}
+
+std::string output_drops(uint64_t count, unsigned cpu) { return counted(count, "drop") + on_cpu(cpu) + "\n"; }
+
+std::string aggregation_drops(uint64_t count, unsigned cpu) {
+  return counted(count, "aggregation drop") + on_cpu(cpu) + "\n";
+}
+
+std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view probe_description,
+                        std::string_view fault, unsigned action, unsigned pc) {
+  return cformat("%serror on enabled probe ID %u (ID %u: %.*s): %.*s in action #%u at BPF pc %u\n", kTool, enabled_id,
+                 probe_id, int(probe_description.size()), probe_description.data(), int(fault.size()), fault.data(),
+                 action, pc);
+}
+
+std::string compile_failure(std::string_view script, unsigned line, std::string_view message) {
+  return cformat("%sfailed to compile script %.*s: line %u: %.*s\n", kTool, int(script.size()), script.data(), line,
+                 int(message.size()), message.data());
+}
+
+}  // namespace dsched::output

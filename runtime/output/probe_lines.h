@@ -1,0 +1,47 @@
+// Per-fire output and the one-line messages of a run: trace() records, the
+// "CPU ID FUNCTION:NAME" heading and per-fire prefix of non-quiet runs, the "matched N probes"
+// line, drop reports and run-time error lines. Every function returns the exact bytes,
+// including the trailing newline where the line has one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "value.h"
+
+namespace dsched::output {
+
+// trace(x): strings "  %-33s" (quiet: "%s"); signed integers by D size 8/4/2/1 " %19ld",
+// " %10d", " %5hd", " %3hhd", unsigned " %20lu", " %10u", " %5hu", " %3hhu" (quiet: the bare
+// number).
+std::string render_trace(const Value& value, bool quiet);
+
+// The heading printed before the first record of a non-quiet run.
+std::string heading();
+// The start of every per-fire line of a non-quiet run: CPU, probe id and "function:name"
+// (":BEGIN" for dtrace:::BEGIN). The clause's records follow, then "\n".
+std::string probe_prefix(unsigned cpu, unsigned probe_id, std::string_view function, std::string_view name);
+
+// "dsched: script 'x.d' matched 3 probes" (is_script) or "dsched: description 'BEGIN' matched
+// 1 probe".
+std::string matched_probes(bool is_script, std::string_view name, uint64_t count);
+
+// Drop reports; a count of 1 reads in the singular ("1 drop on CPU 0").
+std::string dynamic_variable_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
+std::string speculative_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
+std::string failed_speculations_unavailable(uint64_t count);
+std::string failed_speculations_busy(uint64_t count);
+std::string output_drops(uint64_t count, unsigned cpu);
+std::string aggregation_drops(uint64_t count, unsigned cpu);
+
+// "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in
+// action #2 at BPF pc 57"
+std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view probe_description,
+                        std::string_view fault, unsigned action, unsigned pc);
+
+// "dsched: failed to compile script x.d: line 5: <message>"
+std::string compile_failure(std::string_view script, unsigned line, std::string_view message);
+
+}  // namespace dsched::output

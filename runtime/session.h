@@ -1,0 +1,26 @@
+// One run of a compiled program: load, BEGIN, attach, the event loop, END, the final
+// aggregation dump and drop reports; everything is out of the kernel when it returns.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "lang/codegen/compiled_program.h"
+#include "runtime/record_consumer.h"
+
+namespace dsched {
+
+class TargetProcess;
+
+struct SessionConfig {
+  ConsumerOptions consumer;
+  bool is_script = true;        // for the "matched N probes" line: script 'x' or description 'x'
+  std::string program_label;
+  FILE* out = stdout;
+  TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
+};
+
+// Returns the process exit status.
+int run_session(const CompiledProgram& program, const SessionConfig& config);
+
+}  // namespace dsched

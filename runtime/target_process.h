@@ -1,0 +1,40 @@
+// The process named by -c (started by dsched, held before exec until tracing is enabled) or by -p
+// (followed); either way the run ends when it exits.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <sys/types.h>
+
+namespace dsched {
+
+class TargetProcess {
+ public:
+  // Forks and prepares `command` (split on blanks, run through $PATH). The child waits before exec
+  // until release() so no event of it is missed. Returns null with error set on failure.
+  static std::unique_ptr<TargetProcess> start_held(const std::string& command, std::string& error);
+  // Follows an existing process.
+  static std::unique_ptr<TargetProcess> follow(pid_t pid, std::string& error);
+  ~TargetProcess();  // kills and reaps a child that dsched started and that still runs
+
+  pid_t pid() const { return pid_; }
+  // Lets a held child exec; returns an error message when the exec failed.
+  std::string release();
+  // True once the process has exited (non-blocking). For a started child, reaps it.
+  bool exited();
+  // A file descriptor that becomes readable when the process exits (a pidfd).
+  int exit_fd() const { return pidfd_; }
+  int exit_status() const { return status_; }
+
+ private:
+  TargetProcess(pid_t pid, int pidfd, int gate_fd, int report_fd, bool owned);
+  pid_t pid_;
+  int pidfd_;
+  int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released
+  int report_fd_;  // read end of the pipe carrying the child's exec errno; EOF on success
+  bool owned_;
+  bool reaped_ = false;
+  int status_ = 0;
+};
+
+}  // namespace dsched

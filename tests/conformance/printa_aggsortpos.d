@@ -1,0 +1,17 @@
+#pragma D option quiet
+#pragma D option aggsortpos=1
+
+dtrace:::BEGIN
+{
+	@c[1] = count();
+	@c[2] = count();
+	@c[2] = count();
+	@s[1] = sum(100);
+	@s[3] = sum(7);
+	exit(0);
+}
+
+dtrace:::END
+{
+	printa("%d %@d %@d\n", @c, @s);
+}

@@ -1,0 +1,10 @@
+#pragma D option quiet
+
+dtrace:::BEGIN
+{
+	@ = quantize(1);
+	@ = quantize(1);
+	@ = quantize(1);
+	@ = quantize(4);
+	exit(0);
+}

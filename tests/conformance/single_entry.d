@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+dtrace:::BEGIN
+{
+	@["only"] = count();
+	exit(0);
+}

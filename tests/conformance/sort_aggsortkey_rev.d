@@ -1,0 +1,11 @@
+#pragma D option quiet
+#pragma D option aggsortkey
+#pragma D option aggsortrev
+
+dtrace:::BEGIN
+{
+	@[1] = sum(5);
+	@[2] = sum(1);
+	@[3] = sum(3);
+	exit(0);
+}

@@ -1,0 +1,196 @@
+// Bad snapshot files and command-line errors: one clear message naming the file, right exit code.
+#include <doctest/doctest.h>
+#include <zstd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ctprof.h"
+#include "snapshot_builder.h"
+#include "snapshot_io.h"
+
+using namespace dsched::ctprof;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/ctprof-files-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name, const std::string& bytes) const {
+    const auto p = path / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
+};
+
+std::string read_error(const std::string& path, std::size_t cap = kMaxDecompressedBytes) {
+  try {
+    read_snapshot_file(path, cap);
+  } catch (const SnapshotError& e) {
+    return e.what();
+  }
+  return "(read fine)";
+}
+
+struct CliResult {
+  int code;
+  std::string out, err;
+};
+
+CliResult cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string valid_json() {
+  Snapshot s = ctprof_test::empty_snapshot();
+  ctprof_test::add_thread(s, 7, "app", "app", {{kRunTimeNs, 5}}, {{kState, "S"}});
+  return to_json(s);
+}
+
+// A zstd frame of `bytes` zero bytes, produced in bounded memory.
+std::string zero_bomb(std::size_t bytes) {
+  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  const std::string zeros(1 << 20, '\0');
+  std::string out, chunk(ZSTD_CStreamOutSize(), '\0');
+  for (std::size_t fed = 0; fed < bytes; fed += zeros.size()) {
+    ZSTD_inBuffer in{zeros.data(), zeros.size(), 0};
+    const bool last = fed + zeros.size() >= bytes;
+    std::size_t left;
+    do {
+      ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
+      left = ZSTD_compressStream2(cctx.get(), &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+      REQUIRE_FALSE(ZSTD_isError(left));
+      out.append(chunk.data(), o.pos);
+    } while (last ? left != 0 : in.pos < in.size);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ctprof bad snapshot files give one message naming the file and the reason") {
+  TempDir dir;
+  const std::string good = dir.file("good.zst", compress(valid_json()));
+  CHECK(read_error(good) == "(read fine)");
+
+  const std::string missing = (dir.path / "missing.zst").string();
+  CHECK(read_error(missing) == missing + ": cannot open: No such file or directory");
+  CHECK(read_error(dir.path.string()) == dir.path.string() + ": not a regular file");
+  const std::string empty = dir.file("empty.zst", "");
+  CHECK(read_error(empty) == empty + ": empty file");
+  const std::string text = dir.file("text.zst", "{\"format\": 1}");
+  CHECK(read_error(text) == text + ": not a zstd-compressed snapshot (bad magic number)");
+
+  const std::string packed = compress(valid_json());
+  const std::string truncated = dir.file("truncated.zst", packed.substr(0, packed.size() / 2));
+  CHECK(read_error(truncated) == truncated + ": truncated zstd stream");
+  const std::string corrupt = dir.file("corrupt.zst", packed.substr(0, 4) + std::string(64, '\x5a'));
+  CHECK(read_error(corrupt).find(corrupt + ": corrupt zstd data (") == 0);
+  const std::string trailing = dir.file("trailing.zst", packed + "junk-after-the-frame");
+  CHECK(read_error(trailing).find(trailing + ": corrupt zstd data (") == 0);
+
+  const std::string not_json = dir.file("notjson.zst", compress("threads: [1, 2"));
+  CHECK(read_error(not_json).find(not_json + ": not valid JSON: ") == 0);
+
+  auto schema = [&](const std::string& name, const std::string& json) {
+    return read_error(dir.file(name, compress(json)));
+  };
+  CHECK(schema("array.zst", "[1,2]").find(": not a ctprof snapshot: top level is not an object") !=
+        std::string::npos);
+  CHECK(schema("noformat.zst", "{\"threads\": []}").find("missing or wrong \"format\"") !=
+        std::string::npos);
+  std::string v2 = valid_json();
+  v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
+  CHECK(schema("v2.zst", v2).find("unsupported \"version\" (expected 1)") != std::string::npos);
+  std::string short_values = valid_json();
+  short_values.replace(short_values.find("\"values\":[5,"), 12, "\"values\":[");
+  CHECK(schema("short.zst", short_values).find("thread 7 has") != std::string::npos);
+  std::string wrong_type = valid_json();
+  wrong_type.replace(wrong_type.find("\"values\":[5,"), 12, "\"values\":[\"x\",");
+  const std::string wrong = schema("type.zst", wrong_type);
+  CHECK(wrong.find("type.zst: not a ctprof snapshot: type must be number, but is string") !=
+        std::string::npos);
+  std::string no_host = valid_json();
+  no_host.replace(no_host.find("\"host\""), 6, "\"hozt\"");
+  CHECK(schema("nohost.zst", no_host).find("nohost.zst: not a ctprof snapshot: key 'host' not found") !=
+        std::string::npos);
+}
+
+TEST_CASE("ctprof decompression stops at the size cap") {
+  TempDir dir;
+  const std::string small_bomb = dir.file("bomb1.zst", zero_bomb(3 << 20));
+  CHECK(read_error(small_bomb, 1 << 20) == small_bomb + ": decompressed size exceeds the 1 MiB cap");
+  const std::string bomb = dir.file("bomb.zst", zero_bomb((256 << 20) + (1 << 20)));
+  CHECK(fs::file_size(bomb) < 1 << 20);
+  CHECK(read_error(bomb) == bomb + ": decompressed size exceeds the 256 MiB cap");
+  const auto r = cli({"show", bomb});
+  CHECK(r.code == 1);
+  CHECK(r.err == "dsched ctprof: " + bomb + ": decompressed size exceeds the 256 MiB cap\n");
+}
+
+TEST_CASE("ctprof command line: exit codes and messages") {
+  TempDir dir;
+  const std::string good = dir.file("good.zst", compress(valid_json()));
+  const std::string bad = dir.file("bad.zst", "plain text");
+
+  auto r = cli({});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("usage: dsched ctprof capture -o FILE") == 0);
+  r = cli({"--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("usage:") == 0);
+  r = cli({"frobnicate"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("unknown ctprof command 'frobnicate'; valid: capture, compare, show, metric-list") !=
+        std::string::npos);
+  CHECK(cli({"compare", good}).code == 2);
+  CHECK(cli({"compare", good, good, "--metrics", "nope"}).code == 2);
+  CHECK(cli({"show"}).code == 2);
+  CHECK(cli({"capture"}).code == 2);
+  CHECK(cli({"capture", "-o"}).code == 2);
+  CHECK(cli({"metric-list", "extra"}).code == 2);
+
+  r = cli({"compare", good, bad});
+  CHECK(r.code == 1);
+  CHECK(r.err == "dsched ctprof: " + bad + ": not a zstd-compressed snapshot (bad magic number)\n");
+  r = cli({"compare", good, good, "--metrics", "run_time_ns", "--group-by", "comm"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("## Primary metrics\ncomm ") == 0);
+  CHECK(r.out.find("\napp         1  run_time_ns  5ns → 5ns    0ns  0.0%        -\n") !=
+        std::string::npos);
+  r = cli({"show", good, "--sections", "primary", "--metrics", "state"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "## Primary metrics\npcomm  threads  metric  value\napp          1  state       S\n");
+  r = cli({"metric-list"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("run_time_ns") != std::string::npos);
+
+  r = cli({"capture", "-o", (dir.path / "no-such-dir" / "x.zst").string(), "--proc-root",
+           dir.path.string(), "--no-taskstats"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("no-such-dir/x.zst: cannot create") != std::string::npos);
+}
+
+TEST_CASE("ctprof script entry points return one-line errors") {
+  TempDir dir;
+  const std::string good = dir.file("good.zst", compress(valid_json()));
+  std::ostringstream out;
+  CHECK(compare_files(good, good, "--sections taskstats-delay", out) == "");
+  CHECK(out.str().find("## Taskstats delay") == 0);
+  CHECK(compare_files(good, good, "--sort-by bogus", out).find("unknown metric 'bogus'") == 0);
+  CHECK(compare_files(good, good, "stray", out) == "unexpected 'stray' in ctprof_compare flags");
+  const std::string missing = (dir.path / "nope.zst").string();
+  CHECK(compare_files(good, missing, "", out) == missing + ": cannot open: No such file or directory");
+  std::ostringstream diag;
+  const std::string err = write_snapshot((dir.path / "missing-dir" / "s.zst").string(), diag);
+  CHECK(err.find("missing-dir/s.zst: cannot create") != std::string::npos);
+  CHECK(err.find('\n') == std::string::npos);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+  @a[pid] = count();
+  @a[pid, tid] = count();
+}

@@ -1,0 +1,4 @@
+sched:::enqueue
+{
+  trace(args[cpu]->pr_lwpid);
+}

@@ -1,0 +1,4 @@
+sched:::tick
+{
+  trace(args[3]);
+}

@@ -1,0 +1,4 @@
+sched:::wakeup
+{
+  trace(args[0]);
+}

@@ -1,0 +1,5 @@
+sched:::enqueue,
+proc:::exit
+{
+  trace(args[0]->pr_lwpid);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+  curthread->pid = 3;
+}

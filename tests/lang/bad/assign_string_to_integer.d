@@ -1,0 +1,5 @@
+BEGIN
+{
+  x = 1;
+  x = execname;
+}

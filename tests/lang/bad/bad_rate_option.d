@@ -1,0 +1,4 @@
+#pragma D option switchrate=10parsecs
+BEGIN
+{
+}

@@ -1,0 +1,4 @@
+#pragma D option bufsize=12q
+BEGIN
+{
+}

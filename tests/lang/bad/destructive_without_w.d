@@ -1,0 +1,4 @@
+BEGIN
+{
+  system("echo hi");
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+#pragma D option quiet
+}

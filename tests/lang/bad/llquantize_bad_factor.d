@@ -1,0 +1,4 @@
+BEGIN
+{
+  @ = llquantize(1, 1, 0, 6, 20);
+}

@@ -1,0 +1,4 @@
+sched:::wakeup
+{
+  trace(args[1]->pr_nosuch);
+}

@@ -1,0 +1,4 @@
+#pragma D option nspec
+BEGIN
+{
+}

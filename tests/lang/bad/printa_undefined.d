@@ -1,0 +1,4 @@
+END
+{
+  printa(@nosuch);
+}

@@ -1,0 +1,4 @@
+sched:::remain-cpu
+{
+  trace(cpu);
+}

@@ -1,0 +1,5 @@
+sched:::off-cpu
+/self->ts/
+{
+  self->ts = 0;
+}

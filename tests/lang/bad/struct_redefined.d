@@ -1,0 +1,6 @@
+struct point {
+  int x;
+};
+struct point {
+  int y;
+};

@@ -1,0 +1,5 @@
+sched:::on-cpu
+{
+  self->ts = timestamp;
+}
+}

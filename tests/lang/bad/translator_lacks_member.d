@@ -1,0 +1,4 @@
+sched:::enqueue
+{
+  trace(args[2]->cpu_chip);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+  @ = median(1);
+}

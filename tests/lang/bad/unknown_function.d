@@ -1,0 +1,4 @@
+BEGIN
+{
+  frobnicate(1);
+}

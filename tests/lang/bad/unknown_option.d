@@ -1,0 +1,4 @@
+#pragma D option frobnicate=1
+BEGIN
+{
+}

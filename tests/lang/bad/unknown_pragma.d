@@ -1,0 +1,4 @@
+#pragma D frobnicate
+BEGIN
+{
+}

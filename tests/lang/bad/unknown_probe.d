@@ -1,0 +1,4 @@
+sched:::foo
+{
+  trace(1);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+  /* never closed
+  x = 1;
+}

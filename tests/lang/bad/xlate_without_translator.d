@@ -1,0 +1,4 @@
+BEGIN
+{
+  trace(xlate<psinfo_t *>(pid)->pr_pid);
+}

@@ -1,0 +1,250 @@
+// The grammar: precedence and associativity (as typed dumps), literals, probe descriptions,
+// declarations and the lexical corners of D.
+#include <doctest/doctest.h>
+
+#include "test_support.h"
+
+using namespace dsched::lang;
+using namespace dsched::lang::test;
+
+namespace {
+// Variables a, b, c are ints 1, 2, 3 (non-constant, so nothing folds).
+const std::string A = "(global a#0):int", B = "(global b#1):int", C = "(global c#2):int";
+}  // namespace
+
+TEST_SUITE("parser") {
+
+TEST_CASE("binary operators follow C precedence") {
+  CHECK(expr_dump("a + b * c") == "(+ " + A + " (* " + B + " " + C + "):int):int");
+  CHECK(expr_dump("a * b + c") == "(+ (* " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("a << b + c") == "(<< " + A + " (+ " + B + " " + C + "):int):int");
+  CHECK(expr_dump("a < b == c") == "(== (< " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("a & b | c ^ a") == "(| (& " + A + " " + B + "):int (^ " + C + " " + A + "):int):int");
+  CHECK(expr_dump("a && b || c") == "(|| (&& " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("a || b ^^ c && a") == "(|| " + A + " (^^ " + B + " (&& " + C + " " + A + "):int):int):int");
+  CHECK(expr_dump("a | b && c") == "(&& (| " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("(a + b) * c") == "(* (+ " + A + " " + B + "):int " + C + "):int");
+}
+
+TEST_CASE("associativity") {
+  CHECK(expr_dump("a - b - c") == "(- (- " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("a / b % c") == "(% (/ " + A + " " + B + "):int " + C + "):int");
+  CHECK(expr_dump("a = b = c") == "(= " + A + " (= " + B + " " + C + "):int):int");
+  CHECK(expr_dump("a ? b : c ? a : b") ==
+        "(?: " + A + " " + B + " (?: " + C + " " + A + " " + B + "):int):int");
+}
+
+TEST_CASE("unary, postfix, compound assignment and comma") {
+  CHECK(expr_dump("-a * b") == "(* (- " + A + "):int " + B + "):int");
+  CHECK(expr_dump("!a + ~b") == "(+ (! " + A + "):int (~ " + B + "):int):int");
+  CHECK(expr_dump("a++ + ++b") == "(+ (post++ " + A + "):int (pre++ " + B + "):int):int");
+  CHECK(expr_dump("a-- - --b") == "(- (post-- " + A + "):int (pre-- " + B + "):int):int");
+  CHECK(expr_dump("a += b * c") == "(+= " + A + " (* " + B + " " + C + "):int):int");
+  CHECK(expr_dump("a <<= 2") == "(<<= " + A + " 2:int):int");
+  CHECK(expr_dump("(a = 5, b)") == "(, (= " + A + " 5:int):int " + B + "):int");
+  CHECK(expr_dump("(long long)a + b") == "(+ (cast " + A + "):long long " + B + "):long long");
+}
+
+TEST_CASE("assignments and ++ inside expressions (whoqueue.d's form)") {
+  std::string d = dump_of(
+      "sched:::enqueue { this->len = ++qlen[this->cpu = args[2]->cpu_id]; }");
+  CHECK(d.find("(= (this len#1):long long (pre++ (global qlen#0 (= (this cpu#0):processorid_t "
+               "(probe-arg 2):processorid_t):processorid_t):long long):long long):long long") !=
+        std::string::npos);
+}
+
+TEST_CASE("constant expressions fold with C semantics") {
+  CHECK(expr_dump("1 + 2 * 3") == "7:int");
+  CHECK(expr_dump("(1 << 4) | 1") == "17:int");
+  CHECK(expr_dump("-7 % 3") == "-1:int");
+  CHECK(expr_dump("-7 / 2") == "-3:int");
+  CHECK(expr_dump("0x10 + 010 + 0") == "24:int");
+  CHECK(expr_dump("-1 < 0u") == "0:int");  // -1 converts to unsigned
+  CHECK(expr_dump("-1 < 0") == "1:int");
+  CHECK(expr_dump("(char)300") == "44:char");
+  CHECK(expr_dump("(unsigned char)-1") == "255:unsigned char");
+  CHECK(expr_dump("1 ? 2 : 3") == "2:int");
+  CHECK(expr_dump("2147483647 + 1") == "-2147483648:int");
+  CHECK(expr_dump("4294967295") == "4294967295:long long");
+  CHECK(expr_dump("0xffffffff") == "4294967295:unsigned int");
+  CHECK(expr_dump("10ul") == "10:unsigned long long");
+  CHECK(expr_dump("sizeof(int) + sizeof(uint64_t)") == "12:size_t");
+  CHECK(expr_dump("sizeof (a)") == "4:size_t");
+  CHECK(expr_dump("!0 + !5") == "1:int");
+  CHECK(expr_dump("1 ^^ 1") == "0:int");
+  CHECK(expr_dump("SSLEEP + SRUN") == "3:int");  // inlines from procfs.d
+}
+
+TEST_CASE("character and string literals") {
+  CHECK(expr_dump("'a'") == "97:char");
+  CHECK(expr_dump("'\\n'") == "10:char");
+  CHECK(expr_dump("'\\x41'") == "65:char");
+  CHECK(expr_dump("'\\101'") == "65:char");
+  CHECK(expr_dump("'\\''") == "39:char");
+  CHECK(expr_dump("\"tab\\there\\x41\\101\\\\ \\\"q\\\"\"") == "\"tab\\x09hereAA\\ \"q\"\":string");
+  CHECK(expr_dump("\"caf\xc3\xa9\"") == "\"caf\\xc3\\xa9\":string");
+}
+
+TEST_CASE("comments, including non-ASCII text, and an interpreter line") {
+  std::string text =
+      "#!/usr/bin/env -S dsched -s\n"
+      "/* a comment with \xe2\x80\x99 in it */\n"
+      "BEGIN // trailing comment\n"
+      "{\n"
+      "  x = 1; /* inside */ y = 2;\n"
+      "}\n";
+  CompileResult r = compile_text(text);
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(r.program->globals.size() == 2);
+}
+
+TEST_CASE("probe descriptions: fields, wildcards, rates, several per clause") {
+  auto probes_of = [](const std::string& text) {
+    CompileResult r = compile_text(text + " {}");
+    std::string names;
+    if (!r.program) return "ERROR: " + r.error;
+    for (const auto* p : r.program->clauses[0].probes) names += (names.empty() ? "" : " ") + p->full_name();
+    return names;
+  };
+  CHECK(probes_of("BEGIN") == "dtrace:::BEGIN");
+  CHECK(probes_of("dtrace:::END") == "dtrace:::END");
+  CHECK(probes_of(":::BEGIN") == "dtrace:::BEGIN");
+  CHECK(probes_of("sched:vmlinux::on-cpu") == "sched:vmlinux::on-cpu");
+  // A wildcard skips probes this kernel cannot offer (remain-cpu); naming one is an error.
+  CHECK(probes_of("sched:::*-cpu") == "sched:vmlinux::off-cpu sched:vmlinux::on-cpu");
+  CHECK(probes_of("sched:::[eo]n*") == "sched:vmlinux::enqueue sched:vmlinux::on-cpu");
+  CHECK(probes_of("sched:::de?ueue") == "sched:vmlinux::dequeue");
+  CHECK(probes_of("tick-10sec") == "profile:::tick-10sec");
+  CHECK(probes_of("profile:::profile-997hz") == "profile:::profile-997hz");
+  CHECK(probes_of("sched:::tick,\n  sched:::wakeup ,sched:::tick") ==
+        "sched:vmlinux::tick sched:vmlinux::wakeup");
+  CHECK(probes_of("proc:::exec-success") == "proc:vmlinux::exec-success");
+}
+
+TEST_CASE("a predicate ends at the slash before the body, not at a division") {
+  std::string d = dump_of("BEGIN /10 / 2 == 5/ { x = 1 / 1; }\nEND/pid/2/{}");
+  CHECK(d.find("clause 0: dtrace:::BEGIN #1\n  predicate 1:int\n  (= (global x#0):int 1:int):int") !=
+        std::string::npos);
+  CHECK(d.find("predicate (/ pid:pid_t 2:int):int") != std::string::npos);
+}
+
+TEST_CASE("a clause without a body and the last statement without a semicolon") {
+  CompileResult r = compile_text("BEGIN\nEND { x = 1; y = 2 }");
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(r.program->clauses.size() == 2);
+  CHECK(r.program->clauses[0].statements.empty());
+  CHECK(r.program->clauses[1].statements.size() == 2);
+}
+
+TEST_CASE("declarations: scalars, associative arrays, strings, structs, typedefs") {
+  std::string d = dump_of(
+      "int maxlen;\n"
+      "int spec[int];\n"
+      "string names[int, string];\n"
+      "unsigned long long total;\n"
+      "int64_t delta;\n"
+      "self int depth;\n"
+      "this string label;\n"
+      "struct point { char tag; int x; long long y; char name[3]; };\n"
+      "typedef struct point point_t;\n"
+      "point_t *where;\n"
+      "BEGIN { x = sizeof(point_t) + offsetof(struct point, y) + offsetof(point_t, name); }");
+  CHECK(d.find("#0 maxlen: int (declared)") != std::string::npos);
+  CHECK(d.find("#1 spec[int]: int (declared)") != std::string::npos);
+  CHECK(d.find("#2 names[int, string]: string (declared)") != std::string::npos);
+  CHECK(d.find("#3 total: unsigned long long (declared)") != std::string::npos);
+  CHECK(d.find("#4 delta: int64_t (declared)") != std::string::npos);
+  CHECK(d.find("#5 where: struct point * (declared)") != std::string::npos);
+  CHECK(d.find("thread-locals:\n  #0 depth: int (declared)") != std::string::npos);
+  CHECK(d.find("clause-locals:\n  #0 label: string (declared)") != std::string::npos);
+  // struct point: tag @0, x @4, y @8, name @16, size 24 (C layout).
+  CHECK(d.find("(= (global x#6):size_t 48:size_t)") != std::string::npos);
+}
+
+TEST_CASE("enums and inlines") {
+  std::string d = dump_of(
+      "enum colours { A_ZERO, B_ONE, C_FIVE = 5, D_SIX };\n"
+      "inline int TEN = 2 * C_FIVE;\n"
+      "inline string WHO = \"me\";\n"
+      "BEGIN { x = D_SIX + TEN; y = WHO; }");
+  CHECK(d.find("(= (global x#0):int 16:int):int") != std::string::npos);
+  CHECK(d.find("(= (global y#1):string \"me\":string):string") != std::string::npos);
+}
+
+TEST_CASE("pragmas set typed options") {
+  CompileResult r = compile_text(
+      "#pragma D option quiet\n#pragma D option bufsize=4m\n#pragma D option switchrate=10hz\n"
+      "#pragma D option aggrate=1ms\n#pragma D option strsize = 512\n#pragma ident \"ignored\"\n"
+      "#pragma D option bufpolicy=ring\nBEGIN { x = execname; }");
+  INFO(r.error);
+  REQUIRE(r.program);
+  const Options& o = r.program->options;
+  CHECK(o.quiet());
+  CHECK(o.number("bufsize", 0) == 4 << 20);
+  CHECK(o.number("switchrate", 0) == 100000000);
+  CHECK(o.number("aggrate", 0) == 1000000);
+  CHECK(o.strsize() == 512);
+  CHECK(o.values.at("bufpolicy").text == "ring");
+  CHECK(r.program->types->string_type()->size == 512);
+  CHECK(r.program->globals[0].type->size == 512);
+}
+
+TEST_CASE("-x options override pragmas; -w allows destructive actions") {
+  FrontendOptions options;
+  options.cli_options = {{"strsize", "64"}, {"quiet", ""}};
+  options.destructive = true;
+  CompileResult r = compile_text("#pragma D option strsize=128\nBEGIN { system(\"true\"); }", "t.d", options);
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(r.program->options.strsize() == 64);
+  CHECK(r.program->options.quiet());
+  CHECK(r.program->options.destructive());
+  options.cli_options = {{"bogus", "1"}};
+  CHECK(compile_text("BEGIN {}", "t.d", options).error ==
+        "dsched: failed to compile script t.d: -x unrecognized option: bogus");
+}
+
+TEST_CASE("macro variables") {
+  FrontendOptions options;
+  options.macro_args = {"m.d", "42", "hello", "0x10"};
+  options.target_pid = 1234;
+  CompileResult r = compile_text("BEGIN { a = $1 + $3; b = $$2; c = $target; d = $$1; e = $pid; }", "m.d", options);
+  INFO(r.error);
+  REQUIRE(r.program);
+  std::string d = dump(*r.program);
+  CHECK(d.find("(= (global a#0):int 58:int):int") != std::string::npos);
+  CHECK(d.find("(= (global b#1):string \"hello\":string)") != std::string::npos);
+  CHECK(d.find("(= (global c#2):int 1234:int)") != std::string::npos);
+  CHECK(d.find("(= (global d#3):string \"42\":string)") != std::string::npos);
+  CHECK(error_of("BEGIN { x = $2; }", options) ==
+        "dsched: failed to compile script test.d: line 1: macro argument $2 is not an integer "
+        "(\"hello\"): use $$2 for a string");
+  options.macro_args = {"m.d"};
+  CHECK(compile_text("#pragma D option defaultargs\nBEGIN { x = $1; y = $$1; }", "m.d", options).program);
+}
+
+TEST_CASE("-C runs the C preprocessor") {
+  FrontendOptions options;
+  options.preprocess = true;
+  options.cpp_args = {"-DLIMIT=7"};
+  CompileResult r = compile_text("#define TWICE(x) ((x) * 2)\nBEGIN { x = TWICE(LIMIT); }", "c.d", options);
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(dump(*r.program).find("(= (global x#0):int 14:int):int") != std::string::npos);
+  CompileResult bad = compile_text("#error stop here\nBEGIN {}", "c.d", options);
+  CHECK(bad.error.starts_with("dsched: failed to compile script c.d: C preprocessor failed: "));
+  CHECK(bad.error.find("stop here") != std::string::npos);
+}
+
+TEST_CASE("errors in -n text use DTrace's probe specifier wording") {
+  CompileResult r = compile({{"sched:::nosuch", "sched:::nosuch", true}}, {});
+  CHECK(r.error ==
+        "dsched: invalid probe specifier sched:::nosuch: probe description sched:::nosuch does not "
+        "match any probes\n  --> <command line>:1:1\n 1 | sched:::nosuch\n   | ^");
+  CompileResult s = compile({{"BEGIN { x = }", "BEGIN { x = }", true}}, {});
+  CHECK(s.error.starts_with("dsched: invalid probe specifier BEGIN { x = }: syntax error near \"}\"\n"));
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,55 @@
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "output/probe_lines.h"
+
+using namespace dsched::output;
+
+TEST_CASE("trace() of strings and integers, quiet and not") {
+  CHECK(render_trace(Value::string("hello"), false) == "  hello" + std::string(28, ' '));
+  CHECK(render_trace(Value::string("hello"), true) == "hello");
+  CHECK(render_trace(Value::integer(-42, 8), false) == " " + std::string(16, ' ') + "-42");
+  CHECK(render_trace(Value::integer(42, 4), false) == "         42");
+  CHECK(render_trace(Value::integer(-2, 2), false) == "    -2");
+  CHECK(render_trace(Value::integer(-1, 1), false) == "  -1");
+  CHECK(render_trace(Value::integer(-1, 8, false), false) == " 18446744073709551615");
+  CHECK(render_trace(Value::integer(7, 8, false), false) == " " + std::string(19, ' ') + "7");
+  CHECK(render_trace(Value::integer(-1, 4, false), false) == " 4294967295");
+  CHECK(render_trace(Value::integer(-1, 2, false), false) == " 65535");
+  CHECK(render_trace(Value::integer(-1, 1, false), false) == " 255");
+  CHECK(render_trace(Value::integer(-42, 4), true) == "-42");
+  CHECK(render_trace(Value::integer(-1, 1, false), true) == "255");
+  CHECK_THROWS_AS(render_trace(Value::stack({1}), false), std::invalid_argument);
+}
+
+TEST_CASE("heading and per-fire prefix") {
+  CHECK(heading() == "CPU     ID                    FUNCTION:NAME\n");
+  CHECK(probe_prefix(0, 1, "", "BEGIN") == "  0      1" + std::string(27, ' ') + ":BEGIN ");
+  CHECK(probe_prefix(12, 345678, "", "tick-1sec") == " 12 345678" + std::string(23, ' ') + ":tick-1sec ");
+}
+
+TEST_CASE("matched probes line") {
+  CHECK(matched_probes(true, "x.d", 3) == "dsched: script 'x.d' matched 3 probes\n");
+  CHECK(matched_probes(false, "BEGIN", 1) == "dsched: description 'BEGIN' matched 1 probe\n");
+}
+
+TEST_CASE("drop reports read in the singular for one") {
+  CHECK(dynamic_variable_drops(5) == "dsched: 5 dynamic variable drops\n");
+  CHECK(dynamic_variable_drops(1, 2u) == "dsched: 1 dynamic variable drop on CPU 2\n");
+  CHECK(speculative_drops(3) == "dsched: 3 speculative drops\n");
+  CHECK(failed_speculations_unavailable(2) ==
+        "dsched: 2 failed speculations (no speculative buffer available)\n");
+  CHECK(failed_speculations_busy(1) == "dsched: 1 failed speculation (available buffer(s) still busy)\n");
+  CHECK(output_drops(3, 1) == "dsched: 3 drops on CPU 1\n");
+  CHECK(output_drops(1, 0) == "dsched: 1 drop on CPU 0\n");
+  CHECK(aggregation_drops(2, 0) == "dsched: 2 aggregation drops on CPU 0\n");
+}
+
+TEST_CASE("run-time error and compile failure lines") {
+  CHECK(probe_error(3, 45, "sched:::on-cpu", "invalid address (0x10)", 2, 57) ==
+        "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in action #2 at BPF pc "
+        "57\n");
+  CHECK(compile_failure("x.d", 5, "syntax error near \"}\"") ==
+        "dsched: failed to compile script x.d: line 5: syntax error near \"}\"\n");
+}

@@ -1,0 +1,78 @@
+#include <doctest/doctest.h>
+
+#include "runtime/cli.h"
+
+using dsched::Invocation;
+using dsched::parse_command_line;
+using dsched::ProgramPiece;
+
+namespace {
+
+Invocation parse_ok(const std::vector<std::string>& args) {
+  auto [inv, err] = parse_command_line(args);
+  REQUIRE_MESSAGE(inv.has_value(), (err ? err->message : ""));
+  return *inv;
+}
+
+std::string parse_error(const std::vector<std::string>& args) {
+  auto [inv, err] = parse_command_line(args);
+  REQUIRE(err.has_value());
+  CHECK_FALSE(inv.has_value());
+  return err->message;
+}
+
+}  // namespace
+
+TEST_CASE("clustered flags take the script and leave its arguments") {
+  Invocation inv = parse_ok({"-qs", "whererun.d", "imapd"});
+  REQUIRE(inv.pieces.size() == 1);
+  CHECK(inv.pieces[0].kind == ProgramPiece::Kind::ScriptFile);
+  CHECK(inv.pieces[0].text == "whererun.d");
+  CHECK(inv.script_args == std::vector<std::string>{"imapd"});
+  REQUIRE(inv.options.size() == 1);
+  CHECK(inv.options[0].first == "quiet");
+}
+
+TEST_CASE("descriptions, options and preprocessor flags keep their order") {
+  Invocation inv = parse_ok({"-n", "BEGIN", "-xbufsize=4m", "-x", "quiet", "-C", "-DX=1", "-I", "inc",
+                             "-n", "END { exit(0); }"});
+  REQUIRE(inv.pieces.size() == 2);
+  CHECK(inv.pieces[1].text == "END { exit(0); }");
+  REQUIRE(inv.options.size() == 2);
+  CHECK(inv.options[0] == std::pair<std::string, std::string>{"bufsize", "4m"});
+  CHECK(inv.options[1] == std::pair<std::string, std::string>{"quiet", ""});
+  CHECK(inv.preprocess);
+  CHECK(inv.cpp_args == std::vector<std::string>{"-DX=1", "-Iinc"});
+}
+
+TEST_CASE("modes") {
+  CHECK(parse_ok({"-e", "-s", "x.d"}).mode == Invocation::Mode::CompileOnly);
+  CHECK(parse_ok({"-l"}).mode == Invocation::Mode::List);
+  CHECK(parse_ok({"-l", "-P", "sched"}).pieces[0].kind == ProgramPiece::Kind::Provider);
+  CHECK(parse_ok({"--version"}).mode == Invocation::Mode::Version);
+  CHECK(parse_ok({"-h"}).mode == Invocation::Mode::Help);
+  Invocation ctprof = parse_ok({"ctprof", "compare", "a", "-q"});
+  CHECK(ctprof.mode == Invocation::Mode::Ctprof);
+  CHECK(ctprof.ctprof_args == std::vector<std::string>{"compare", "a", "-q"});
+}
+
+TEST_CASE("-c and -p") {
+  CHECK(parse_ok({"-n", "BEGIN", "-c", "sleep 1"}).command == "sleep 1");
+  CHECK(parse_ok({"-n", "BEGIN", "-p", "42"}).pid == 42);
+  CHECK(parse_error({"-n", "BEGIN", "-p", "4x2"}) == "invalid process ID: 4x2");
+  CHECK(parse_error({"-n", "BEGIN", "-p", "1", "-c", "true"}) == "only one of -c and -p may be given");
+}
+
+TEST_CASE("usage errors") {
+  CHECK(parse_error({"-s"}) == "option requires an argument -- 's'");
+  CHECK(parse_error({"-k", "-n", "BEGIN"}) == "invalid option -- 'k'");
+  CHECK(parse_error({"--frobnicate"}) == "invalid option '--frobnicate'");
+  CHECK(parse_error({"-q"}) == "no probes specified: use -s script, -n description or -P provider");
+  CHECK(parse_error({"-x", "=1", "-n", "BEGIN"}) == "invalid option -x =1");
+}
+
+TEST_CASE("-- ends the options") {
+  Invocation inv = parse_ok({"-s", "x.d", "--", "-q"});
+  CHECK(inv.script_args == std::vector<std::string>{"-q"});
+  CHECK(inv.options.empty());
+}
