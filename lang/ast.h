@@ -27,7 +27,8 @@ enum class ExprKind {
   StringLiteral,
   Variable,    // a D variable: global scalar, global associative array, self->, this->
   Builtin,     // timestamp, pid, curthread, arg0...
-  ProbeArg,    // the native value of args[N] (a translated argument's translator input)
+  ProbeArg,    // the native value of args[N] (id = N): for each probe P of the clause,
+               // P->args[N].source says which value it is; a translated argument's input
   Unary,
   IncDec,
   Binary,

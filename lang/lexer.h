@@ -31,6 +31,7 @@ class Lexer {
   bool predicate_ends_here() const;
   int escape(const char** cursor, SourceRange at);
   SourceRange range(const char* begin, const char* end);
+  SourceRange extend(SourceRange start);  // the current token from `start` to the cursor
   SourcePos position(const char* at);
 
   const std::string& text_;

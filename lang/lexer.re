@@ -49,7 +49,7 @@ bool is_identifier(const std::string& word) {
 }
 
 bool is_probe_char(char c) {
-  return std::isalnum((unsigned char)c) || std::strchr("_.$*?![]:-+\\`", c) != nullptr;
+  return c != '\0' && (std::isalnum((unsigned char)c) || std::strchr("_.$*?![]:-+\\`", c) != nullptr);
 }
 
 constexpr int kMaxNesting = 256;
@@ -86,6 +86,14 @@ SourceRange Lexer::range(const char* begin, const char* end) {
   r.begin = position(begin);
   r.end = position(end);
   return r;
+}
+
+SourceRange Lexer::extend(SourceRange start) {
+  // Only forward: position() rescans from the top when asked about an earlier offset.
+  token_begin_ = text_.data() + start.begin.offset;
+  token_end_ = cursor_;
+  start.end = position(cursor_);
+  return start;
 }
 
 std::string Lexer::describe_current_token() const {
@@ -254,7 +262,7 @@ Parser::symbol_type Lexer::code_token() {
     "&=" { return Parser::make_AND_ASSIGN(loc()); }
     "^=" { return Parser::make_XOR_ASSIGN(loc()); }
     "|=" { return Parser::make_OR_ASSIGN(loc()); }
-    [(\[] {
+    [([] {
       if (++nesting_ > kMaxNesting) fail(loc(), "expression nested too deeply");
       return punctuation(*start, loc());
     }
@@ -382,9 +390,8 @@ Parser::symbol_type Lexer::string_literal(SourceRange start) {
       value.push_back(c);
     }
   }
-  const char* begin = text_.data() + start.begin.offset;
   cursor_ = p;
-  return Parser::make_STRING_LITERAL(value, range(begin, cursor_));
+  return Parser::make_STRING_LITERAL(value, extend(start));
 }
 
 Parser::symbol_type Lexer::char_literal(SourceRange start) {
@@ -396,9 +403,8 @@ Parser::symbol_type Lexer::char_literal(SourceRange start) {
     if (c == '\'') break;
     chars.push_back(c == '\\' ? escape(&p, range(p - 1, p)) : (unsigned char)c);
   }
-  const char* begin = text_.data() + start.begin.offset;
   cursor_ = p;
-  SourceRange loc = range(begin, cursor_);
+  SourceRange loc = extend(start);
   if (chars.empty()) fail(loc, "empty character constant");
   if (chars.size() > 1) fail(loc, "multi-character constant");
   IntToken token;

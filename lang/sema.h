@@ -8,6 +8,7 @@
 
 #include "ast.h"
 #include "frontend.h"
+#include "lang/printf_spec.h"
 #include "program.h"
 
 namespace dsched::lang {
@@ -96,7 +97,9 @@ class Sema {
   void check_call(ExprPtr& e);
   void check_aggregation(Stmt& stmt);
   void check_agg_ref(Expr& e);
-  void check_printf_arguments(Expr& call, size_t format_index);
+  // printf()/system() arguments, or a printa() format against its aggregation's keys.
+  void check_format(Expr& call, size_t format_index, const Aggregation* printa_target);
+  static printf_spec::ArgType format_arg_type(const Type* type);
 
   // ---- constants.cc ----
   void fold(ExprPtr& e);  // replaces an operator over constants by its value

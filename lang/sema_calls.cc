@@ -1,8 +1,8 @@
 // Sema for actions, subroutines and aggregations: their names, arity and argument types.
 #include <climits>
-#include <cstring>
 
 #include "diagnostics.h"
+#include "lang/printf_spec.h"
 #include "sema.h"
 
 namespace dsched::lang {
@@ -78,57 +78,43 @@ void Sema::check_agg_ref(Expr& e) {
   e.type = types_.void_type();
 }
 
-void Sema::check_printf_arguments(Expr& call, size_t format_index) {
-  const std::string& format = call.operand(format_index)->text;
-  size_t next = format_index + 1;
-  auto take = [&](const std::string& conversion) -> ExprPtr& {
-    if (next >= call.operands.size())
-      fail(call.loc, call.text + "() format needs an argument for %" + conversion + " (conversion #" +
-                         std::to_string(next - format_index) + ")");
-    return call.operands[next++];
-  };
-  for (size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%') continue;
-    size_t start = ++i;
-    if (i < format.size() && format[i] == '%') continue;
-    while (i < format.size() && std::strchr("-+ #0'", format[i])) ++i;
-    for (int part = 0; part < 2; ++part) {  // width, then precision
-      if (part == 1) {
-        if (i >= format.size() || format[i] != '.') break;
-        ++i;
-      }
-      if (i < format.size() && format[i] == '*') {
-        ExprPtr& width = take("*");
-        if (!width->type->is_integer()) fail(width->loc, "a * width or precision must be an integer");
-        ++i;
-      }
-      while (i < format.size() && std::isdigit((unsigned char)format[i])) ++i;
-    }
-    while (i < format.size() && std::strchr("hlLjzt", format[i])) ++i;
-    if (i >= format.size()) fail(call.operand(format_index)->loc, "format ends in an incomplete conversion");
-    char c = format[i];
-    std::string conversion = format.substr(start, i - start + 1);
-    if (c == '@') fail(call.operand(format_index)->loc, "%@ conversions are only valid in printa()");
-    if (std::strchr("diouxXcpaAY", c)) {
-      ExprPtr& arg = take(conversion);
-      if (!arg->type->is_scalar())
-        fail(arg->loc, "%" + conversion + " needs an integer, not " + type_name(arg->type));
-    } else if (c == 's' || c == 'S') {
-      ExprPtr& arg = take(conversion);
-      if (arg->type->is_char_sequence()) to_string(arg);
-      if (!arg->type->is_string() && !arg->type->is_scalar())
-        fail(arg->loc, "%" + conversion + " needs a string, not " + type_name(arg->type));
-    } else if (c == 'k') {
-      ExprPtr& arg = take(conversion);
-      if (arg->type->kind != TypeKind::Stack) fail(arg->loc, "%k needs stack() or ustack()");
-    } else if (std::strchr("eEfgG", c)) {
-      fail(call.operand(format_index)->loc, "floating-point conversions are not supported: %" + conversion);
-    } else {
-      fail(call.operand(format_index)->loc, "invalid conversion %" + printable(conversion));
-    }
+printf_spec::ArgType Sema::format_arg_type(const Type* t) {
+  using printf_spec::ArgType;
+  switch (t->kind) {
+    case TypeKind::String: return ArgType::string(type_name(t));
+    case TypeKind::Pointer: return ArgType::pointer(type_name(t));
+    case TypeKind::Stack: return ArgType::stack();
+    case TypeKind::Float: return ArgType::floating(unsigned(t->size), type_name(t));
+    case TypeKind::Integer: return ArgType::integer(unsigned(t->size), t->is_signed, type_name(t));
+    default: return ArgType::integer(unsigned(t->size), false, type_name(t));
   }
-  if (next < call.operands.size())
-    fail(call.operand(next)->loc, call.text + "() has more arguments than its format uses");
+}
+
+void Sema::check_format(Expr& call, size_t format_index, const Aggregation* printa_target) {
+  Expr& format = *call.operands[format_index];
+  printf_spec::ParseResult parsed = printf_spec::parse_format(format.text);
+  if (!parsed.ok()) fail(format.loc, parsed.error);
+  std::optional<printf_spec::ArgError> error;
+  if (printa_target) {
+    std::vector<printf_spec::ArgType> keys;
+    for (const Type* key : printa_target->key_types) keys.push_back(format_arg_type(key));
+    error = printf_spec::check_printa_args(parsed.format, keys, printa_target->func == AggFunc::Count);
+  } else {
+    std::vector<printf_spec::ArgType> args;
+    for (size_t i = format_index + 1; i < call.operands.size(); ++i) {
+      if (call.operand(i)->type->is_array() && call.operand(i)->type->is_char_sequence())
+        to_string(call.operands[i]);
+      if (call.operand(i)->type->is_record() || call.operand(i)->type->is_array())
+        fail(call.operand(i)->loc, call.text + "() cannot format " + type_name(call.operand(i)->type));
+      args.push_back(format_arg_type(call.operand(i)->type));
+    }
+    error = printf_spec::check_printf_args(parsed.format, args, call.text);
+  }
+  if (!error) return;
+  // error->argument counts the call's arguments from 1, the format being the first.
+  size_t index = format_index + size_t(error->argument) - 1;
+  bool located = error->argument > 0 && index < call.operands.size();
+  fail(located ? call.operand(index)->loc : call.loc, error->message);
 }
 
 void Sema::check_call(ExprPtr& e) {
@@ -177,7 +163,7 @@ void Sema::check_call(ExprPtr& e) {
     case Func::System:
       literal_arg(0, "format");
       for (size_t i = 1; i < args.size(); ++i) check_value(args[i]);
-      check_printf_arguments(*e, 0);
+      check_format(*e, 0, nullptr);
       e->type = void_type;
       break;
     case Func::Printa: {
@@ -188,6 +174,7 @@ void Sema::check_call(ExprPtr& e) {
         if (args.size() < 2) fail(e->loc, "printa() needs an aggregation after its format");
       }
       for (size_t i = first; i < args.size(); ++i) check_agg_ref(*args[i]);
+      if (first == 1) check_format(*e, 0, &program_.aggregations[size_t(args[1]->id)]);
       e->type = void_type;
       break;
     }

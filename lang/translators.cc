@@ -162,7 +162,13 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
     fail(e->loc, "the translator to " + type_name(t.output) + " does not define member " + name);
   ExprPtr value = clone(*it->second->value);
   bindings_.emplace_back(t.input_name, pending.input.get());
-  check_value(value);
+  try {
+    check_value(value);
+  } catch (const CompileError& error) {
+    // The translator is library code: report the use, which is what the user can change.
+    fail(e->loc, "cannot read " + name + " through the translator to " + type_name(t.output) +
+                     ": " + error.what());
+  }
   bindings_.pop_back();
   const Type* want = declared->type;
   const Type* got = value->type;

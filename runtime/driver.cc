@@ -173,8 +173,11 @@ int compile_and_run(const Invocation& inv) {
   config.consumer.sort = sort_options(options);
   config.consumer.destructive = inv.destructive || options.destructive();
   config.is_script = !sources.front().from_command_line;
-  config.program_label = sources.front().display_name;
+  // DTrace names a description by its probe part: the text before the predicate or the body.
+  const std::string& first_text = sources.front().display_name;
+  config.program_label = config.is_script ? first_text : first_text.substr(0, first_text.find_first_of("/{"));
   config.target = target.get();
+  config.verbose = inv.verbose;
   FILE* out = stdout;
   if (!inv.output_path.empty()) {
     out = std::fopen(inv.output_path.c_str(), "a");

@@ -20,9 +20,10 @@ std::string* log_sink = nullptr;
 int print_to_sink(enum libbpf_print_level level, const char* format, va_list args) {
   std::lock_guard lock(log_mutex);
   if (!log_sink) return 0;  // quiet by default: libbpf's chatter is not dsched's output
-  char line[4096];
-  int n = vsnprintf(line, sizeof line, format, args);
-  if (n > 0) log_sink->append(line, std::min<size_t>(n, sizeof line - 1));
+  char* text = nullptr;
+  int n = vasprintf(&text, format, args);  // the verifier log arrives as one long string
+  if (n > 0) log_sink->append(text, n);
+  free(text);
   return n;
 }
 
@@ -73,7 +74,8 @@ LoadedObject::~LoadedObject() {
 }
 
 std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
-                                                 const std::vector<AttachPoint>& points, std::string& error) {
+                                                 const std::vector<AttachPoint>& points, bool verbose,
+                                                 std::string& error) {
   LibbpfLogCapture log;
   LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
   bpf_object* object = bpf_object__open_mem(elf.data(), elf.size(), &options);
@@ -89,14 +91,15 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
     std::string verifier = log.take();
     std::string clause = "the program";
     for (const AttachPoint& point : points) {
-      // libbpf names the program whose load failed: "prog '<name>': ..."
-      if (verifier.find("prog '" + point.program + "'") != std::string::npos) {
+      // libbpf names the program whose load failed: "prog '<name>': failed to load"
+      if (verifier.find("prog '" + point.program + "': failed to load") != std::string::npos) {
         clause = "clause for " + point.clause;
         break;
       }
     }
     error = "failed to enable " + clause + ": the kernel refused it (" + errno_text(err) + ")";
-    if (!verifier.empty()) error += "\nverifier log (last lines):\n" + tail_lines(verifier, 8);
+    if (!verifier.empty())
+      error += verbose ? "\nverifier log:\n" + verifier : "\nverifier log (last lines; -v shows all):\n" + tail_lines(verifier, 8);
     bpf_object__close(object);
     return nullptr;
   }

@@ -17,9 +17,10 @@ namespace dsched {
 class LoadedObject {
  public:
   // Opens and loads the object; on failure returns null and fills error with a message that
-  // names the failing clause and a short reason, followed by the verifier's last lines.
+  // names the failing clause and a short reason, followed by the verifier's last lines (all of
+  // them when verbose).
   static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<AttachPoint>& points,
-                                            std::string& error);
+                                            bool verbose, std::string& error);
   ~LoadedObject();
   LoadedObject(const LoadedObject&) = delete;
   LoadedObject& operator=(const LoadedObject&) = delete;

@@ -92,7 +92,7 @@ class DropReporter {
 
 int run_session(const CompiledProgram& program, const SessionConfig& config) {
   std::string error;
-  auto object = LoadedObject::load(program.object, program.attach_points, error);
+  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, error);
   if (!object) {
     std::cerr << "dsched: " << error << "\n";
     return 1;

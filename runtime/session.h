@@ -18,6 +18,7 @@ struct SessionConfig {
   std::string program_label;
   FILE* out = stdout;
   TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
+  bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program
 };
 
 // Returns the process exit status.

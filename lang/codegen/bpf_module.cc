@@ -42,11 +42,15 @@ const llvm::Target& bpf_target() {
 }  // namespace
 
 BpfModule::BpfModule(const std::string& name)
-    : context_(std::make_unique<llvm::LLVMContext>()),
+    : machine_(bpf_target().createTargetMachine(kTriple, "v3", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+                                                std::nullopt, llvm::CodeGenOptLevel::Aggressive)),
+      context_(std::make_unique<llvm::LLVMContext>()),
       module_(std::make_unique<llvm::Module>(name, *context_)),
       builder_(std::make_unique<llvm::IRBuilder<>>(*context_)),
       di_(std::make_unique<llvm::DIBuilder>(*module_)) {
+  // The data layout must be set before any IR is built: the builder takes alignments from it.
   module_->setTargetTriple(kTriple);
+  module_->setDataLayout(machine_->createDataLayout());
   module_->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
   module_->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
   file_ = di_->createFile(name, ".");
@@ -129,20 +133,14 @@ llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
   return builder_->CreateCall(type, callee, args);
 }
 
-std::vector<char> BpfModule::emit_object(int opt_level) {
+std::vector<char> BpfModule::emit_object() {
   di_->finalize();
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(bpf_target().createTargetMachine(
-      kTriple, "v3", "", options, llvm::Reloc::PIC_, std::nullopt,
-      opt_level > 0 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::None));
-  module_->setDataLayout(machine->createDataLayout());
-
-  if (opt_level > 0) {
+  {  // LLVM's O2 pipeline, with the BPF target's own adjustments registered by the target machine.
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager cgscc;
     llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder passes(machine.get());
+    llvm::PassBuilder passes(machine_.get());
     passes.registerModuleAnalyses(modules);
     passes.registerCGSCCAnalyses(cgscc);
     passes.registerFunctionAnalyses(functions);
@@ -154,7 +152,7 @@ std::vector<char> BpfModule::emit_object(int opt_level) {
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+  if (machine_->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
     throw std::runtime_error("the BPF back end cannot emit an object file");
   codegen.run(*module_);
   return std::vector<char>(buffer.begin(), buffer.end());

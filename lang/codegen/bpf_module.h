@@ -11,6 +11,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
 
 namespace dsched::codegen {
 
@@ -48,7 +49,7 @@ class BpfModule {
   llvm::Value* call_helper(int id, llvm::ArrayRef<llvm::Value*> args);
 
   // Runs LLVM's optimisation pipeline and the BPF back end; returns the ELF object.
-  std::vector<char> emit_object(int opt_level = 2);
+  std::vector<char> emit_object();
 
   // Textual IR, for -v style debugging and tests.
   std::string ir_text() const;
@@ -57,6 +58,7 @@ class BpfModule {
   llvm::DIType* map_field_int_array(uint64_t count);
   llvm::DIType* di_int(unsigned bits, bool is_signed);
 
+  std::unique_ptr<llvm::TargetMachine> machine_;
   std::unique_ptr<llvm::LLVMContext> context_;
   std::unique_ptr<llvm::Module> module_;
   std::unique_ptr<llvm::IRBuilder<>> builder_;

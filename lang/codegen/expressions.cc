@@ -88,24 +88,30 @@ llvm::Value* Generator::condition(const lang::Expr& e) {
   return truth(v.v);
 }
 
+llvm::Value* Generator::kernel_field(llvm::Value* address, const char* record_name,
+                                     std::initializer_list<const char*> path, const lang::SourceRange& loc) {
+  const Type* record = program_.types->kernel_record(lang::TypeKind::Struct, record_name, nullptr);
+  if (!record) throw Unsupported(loc, std::string("this kernel has no struct ") + record_name);
+  size_t step = 0;
+  for (const char* name : path) {
+    auto member = record->find_member(name);
+    if (!member) throw Unsupported(loc, std::string("this kernel's ") + record_name + " has no member " + name);
+    address = b().CreateAdd(address, const64(static_cast<int64_t>(member->offset_bits / 8)));
+    record = member->type;
+    if (++step < path.size() && record->is_pointer()) {  // follow a pointer to the next record
+      address = read_kernel(address, 8, record);
+      record = record->target;
+    }
+  }
+  return read_kernel(address, record->size, record);
+}
+
 static Value builtin(Generator& g, const lang::Expr& e) {
   auto& b = g.b();
   auto& mod = g.mod();
   const Type* type = e.type;
-  auto task_field = [&](std::initializer_list<const char*> path) -> llvm::Value* {
-    const Type* record = g.program().types->kernel_record(lang::TypeKind::Struct, "task_struct", nullptr);
-    llvm::Value* address = g.context_task();
-    for (const char* name : path) {
-      auto member = record->find_member(name);
-      if (!member) throw Unsupported(e.loc, std::string("this kernel's task_struct has no ") + name);
-      address = b.CreateAdd(address, g.const64(static_cast<int64_t>(member->offset_bits / 8)));
-      record = member->type;
-      if (record->is_pointer() && name != *(path.end() - 1)) {
-        address = g.read_kernel(address, 8, record);
-        record = record->target;
-      }
-    }
-    return g.read_kernel(address, record->size, record);
+  auto task_field = [&](std::initializer_list<const char*> path) {
+    return g.kernel_field(g.context_task(), "task_struct", path, e.loc);
   };
   switch (e.builtin) {
     case lang::Builtin::Timestamp:

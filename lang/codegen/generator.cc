@@ -99,9 +99,12 @@ void Generator::bump_drop(DropCounter counter) {
 
 llvm::Value* Generator::context_task() {
   if (!context_task_) {
-    // Computed once in the entry block so every clause can use it.
+    // Computed once, before the firing's guard, so that every clause of the firing can use it.
     llvm::IRBuilderBase::InsertPointGuard guard(b());
-    b().SetInsertPoint(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+    if (llvm::Instruction* terminator = fire_entry_->getTerminator())
+      b().SetInsertPoint(terminator);
+    else
+      b().SetInsertPoint(fire_entry_);
     context_task_ = hook_->context_task(*this);
   }
   return context_task_;
@@ -192,6 +195,12 @@ void Generator::define_maps() {
   define_aggregation_maps();
 }
 
+llvm::GlobalVariable* Generator::hook_map(const MapSpec& spec) {
+  auto [it, inserted] = hook_maps_.try_emplace(spec.name, nullptr);
+  if (inserted) it->second = mod_.define_map(spec);
+  return it->second;
+}
+
 void Generator::finish_maps() {
   auto* scratch = mod_.define_map({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
                                    static_cast<uint32_t>(std::max<uint64_t>(scratch_max_, 8)), 0, false});
@@ -208,35 +217,55 @@ void Generator::finish_maps() {
   zeroes_ = zeroes;
 }
 
-std::vector<Generator::ProbePlan> Generator::plan() const {
-  std::vector<ProbePlan> plans;
+// Groups the probes the clauses use into sites: one BPF program each. Probes on one tracepoint
+// share its program (in the hooks' firing order); timers and on-demand probes get their own.
+std::vector<Generator::Site> Generator::plan() {
+  std::vector<Site> sites;
   for (const lang::Clause& clause : program_.clauses) {
     for (const probes::Probe* probe : clause.probes) {
-      auto it = std::find_if(plans.begin(), plans.end(), [&](const ProbePlan& p) { return p.probe == probe; });
-      if (it == plans.end()) it = plans.insert(plans.end(), ProbePlan{probe, {}});
-      it->clauses.push_back(&clause);
+      auto& clauses = clauses_by_probe_[probe];
+      if (!clauses.empty()) {
+        clauses.push_back(&clause);
+        continue;
+      }
+      clauses.push_back(&clause);
+      std::string error;
+      const Hook* hook = hook_for(*probe, error);
+      if (!hook) throw Unsupported(clause.loc, error);
+      for (const std::string& section : hook->sections(*probe)) {
+        bool shared = hook->attach_kind() == AttachPoint::Kind::BtfTracepoint;
+        std::string key = shared ? section : section + "#" + std::to_string(probe->id);
+        auto site = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.key == key; });
+        if (site == sites.end()) site = sites.insert(sites.end(), Site{key, section, hook, {}});
+        auto group = std::find_if(site->groups.begin(), site->groups.end(),
+                                  [&](const HookGroup& g) { return g.hook == hook; });
+        if (group == site->groups.end()) group = site->groups.insert(site->groups.end(), HookGroup{hook, {}});
+        group->probes.push_back(probe);
+      }
     }
   }
-  return plans;
+  for (Site& site : sites) {
+    std::stable_sort(site.groups.begin(), site.groups.end(), [](const HookGroup& a, const HookGroup& b) {
+      return a.hook->attach_order(*a.probes.front()) < b.hook->attach_order(*b.probes.front());
+    });
+  }
+  return sites;
 }
 
+// A clause records when it has a data-recording action; an empty clause takes DTrace's default
+// action, a per-fire line (not in quiet mode).
 bool Generator::clause_records(const lang::Clause& clause) const {
-  if (!program_.options.quiet()) return true;
+  if (clause.statements.empty()) return !program_.options.quiet();
   return std::any_of(clause.statements.begin(), clause.statements.end(),
                      [](const lang::StmtPtr& s) { return records_data(*s); });
 }
 
-void Generator::emit_program(const ProbePlan& plan, size_t index) {
-  probe_ = plan.probe;
-  std::string error;
-  hook_ = hook_for(*probe_, error);
-  if (!hook_) throw Unsupported(plan.clauses.front()->loc, error);
-
-  std::string name = program_name(*probe_, index);
-  fn_ = mod_.begin_program(name, hook_->section(*probe_));
+void Generator::emit_program(const Site& site, size_t index) {
+  const probes::Probe& first = *site.groups.front().probes.front();
+  std::string name = program_name(first, index);
+  fn_ = mod_.begin_program(name, site.section);
   fn_->addFnAttr(llvm::Attribute::NoUnwind);
   ctx_ = fn_->getArg(0);
-  context_task_ = nullptr;
   read_slot_ = nullptr;
   scratch_used_ = 0;
 
@@ -254,37 +283,53 @@ void Generator::emit_program(const ProbePlan& plan, size_t index) {
   b().SetInsertPoint(start);
   scratch_base_ = b().CreateIntToPtr(scratch_value, ptr());
   globals_base_ = b().CreateIntToPtr(globals, ptr());
-  if (llvm::Value* guard = hook_->guard(*this)) {
-    llvm::BasicBlock* fire = new_block("fire");
-    llvm::BasicBlock* skip = new_block("skip");
-    b().CreateCondBr(guard, fire, skip);
-    b().SetInsertPoint(skip);
-    b().CreateRet(const64(0));
-    b().SetInsertPoint(fire);
-  }
   // this-> variables live for one firing, shared by the clauses of the probe.
   this_base_ = 0;
-  if (!program_.clause_locals.empty()) {
-    llvm::Value* locals = scratch(this_size_, &this_base_);
-    b().CreateMemSet(locals, b().getInt8(0), this_size_, llvm::MaybeAlign(8));
-  }
-  uint64_t program_scratch = scratch_used_;
+  if (!program_.clause_locals.empty()) scratch(this_size_, &this_base_);
+  program_scratch_ = scratch_used_;
 
-  for (const lang::Clause* clause : plan.clauses) {
-    scratch_used_ = program_scratch;
-    emit_clause(*clause);
+  std::string label;
+  for (const HookGroup& group : site.groups) {
+    hook_ = group.hook;
+    hook_->emit(*this, site.section, group.probes);
+    for (const probes::Probe* probe : group.probes) label += (label.empty() ? "" : ", ") + probe->full_name();
   }
   b().CreateRet(const64(0));
 
   AttachPoint point;
-  point.kind = hook_->attach_kind();
+  point.kind = site.hook->attach_kind();
   point.program = name;
-  point.clause = probe_->full_name();
-  point.period_ns = hook_->period_ns(*probe_);
-  point.every_cpu = hook_->every_cpu(*probe_);
+  point.clause = label;
+  point.period_ns = site.hook->period_ns(first);
+  point.every_cpu = site.hook->every_cpu(first);
   out_.attach_points.push_back(point);
-  if (probe_->provider == "dtrace" && probe_->name == "BEGIN") out_.begin_programs.push_back(name);
-  if (probe_->provider == "dtrace" && probe_->name == "END") out_.end_programs.push_back(name);
+  if (first.provider == "dtrace" && first.name == "BEGIN") out_.begin_programs.push_back(name);
+  if (first.provider == "dtrace" && first.name == "END") out_.end_programs.push_back(name);
+}
+
+void Generator::fire(const probes::Probe& probe, const Binding& binding) {
+  probe_ = &probe;
+  binding_ = binding;
+  llvm::BasicBlock* done = new_block("fire.done");
+  // The context task is computed, when first needed, in this firing's entry block.
+  fire_entry_ = new_block("fire.entry");
+  context_task_ = nullptr;
+  b().CreateBr(fire_entry_);
+  b().SetInsertPoint(fire_entry_);
+  llvm::BasicBlock* body = new_block("fire.body");
+  if (llvm::Value* guard = hook_->guard(*this))
+    b().CreateCondBr(guard, body, done);
+  else
+    b().CreateBr(body);
+  b().SetInsertPoint(body);
+  if (!program_.clause_locals.empty())
+    b().CreateMemSet(offset_ptr(scratch_base_, this_base_), b().getInt8(0), this_size_, llvm::MaybeAlign(8));
+  for (const lang::Clause* clause : clauses_by_probe_.at(&probe)) {
+    scratch_used_ = program_scratch_;
+    emit_clause(*clause);
+  }
+  b().CreateBr(done);
+  b().SetInsertPoint(done);
 }
 
 void Generator::emit_clause(const lang::Clause& clause) {
@@ -343,14 +388,8 @@ CodegenResult Generator::run() {
   try {
     layout_variables();
     define_maps();
-    auto plans = plan();
-    std::stable_sort(plans.begin(), plans.end(), [](const ProbePlan& a, const ProbePlan& b) {
-      std::string unused;
-      const Hook* ha = hook_for(*a.probe, unused);
-      const Hook* hb = hook_for(*b.probe, unused);
-      return (ha ? ha->attach_order(*a.probe) : 0) < (hb ? hb->attach_order(*b.probe) : 0);
-    });
-    for (size_t i = 0; i < plans.size(); ++i) emit_program(plans[i], i);
+    std::vector<Site> sites = plan();
+    for (size_t i = 0; i < sites.size(); ++i) emit_program(sites[i], i);
     finish_maps();
     out_.object = mod_.emit_object();
   } catch (const Unsupported& unsupported) {
@@ -360,7 +399,7 @@ CodegenResult Generator::run() {
   }
   out_.ring_buffer_map = "events";
   out_.drops_map = "drops";
-  out_.matched_probes = out_.attach_points.size();
+  out_.matched_probes = clauses_by_probe_.size();
   result.program = std::move(out_);
   return result;
 }

@@ -65,6 +65,12 @@ class Generator {
   Value eval_condition_value(const lang::Expr& e);
   llvm::Value* condition(const lang::Expr& e);  // i1
   llvm::Value* read_kernel(llvm::Value* address, uint64_t size, const lang::Type* type);
+  // Reads record_name's member `path` (following pointers between steps) from the kernel object
+  // at `address`, e.g. task_struct {"real_parent", "tgid"}.
+  llvm::Value* kernel_field(llvm::Value* address, const char* record_name, std::initializer_list<const char*> path,
+                            const lang::SourceRange& loc = {});
+  // A map that a hook needs (created on first request; the same name returns the same map).
+  llvm::GlobalVariable* hook_map(const MapSpec& spec);
 
   // D variables (storage.cc).
   Value load_variable(const lang::Expr& var);
@@ -91,6 +97,11 @@ class Generator {
   void aggregate(const lang::Stmt& stmt);
   void define_aggregation_maps();
 
+  // Emits the clauses of `probe` here (a hook's emit() calls it, once per firing point); `binding`
+  // carries the argument values of derived probes.
+  void fire(const probes::Probe& probe, const Binding& binding = {});
+  const Binding& binding() const { return binding_; }
+
   // The probe being lowered.
   const Hook& hook() const { return *hook_; }
   const probes::Probe& probe() const { return *probe_; }
@@ -110,14 +121,22 @@ class Generator {
   uint64_t strsize() const { return program_.options.strsize(); }
 
  private:
-  struct ProbePlan {
-    const probes::Probe* probe;
-    std::vector<const lang::Clause*> clauses;
+  // Probes fired from one hook implementation within a site, in the clauses' order.
+  struct HookGroup {
+    const Hook* hook;
+    std::vector<const probes::Probe*> probes;
   };
-  std::vector<ProbePlan> plan() const;
+  // One BPF program: a hook section and the probes it fires.
+  struct Site {
+    std::string key;
+    std::string section;
+    const Hook* hook;  // of the first probe: decides how the program attaches
+    std::vector<HookGroup> groups;
+  };
+  std::vector<Site> plan();
   void define_maps();
   void finish_maps();
-  void emit_program(const ProbePlan& plan, size_t index);
+  void emit_program(const Site& site, size_t index);
   void emit_clause(const lang::Clause& clause);
   bool clause_records(const lang::Clause& clause) const;
   void layout_variables();
@@ -127,8 +146,14 @@ class Generator {
   CompiledProgram out_;
   std::vector<RecordLayout>& records_;
 
+  std::map<const probes::Probe*, std::vector<const lang::Clause*>> clauses_by_probe_;
+  std::map<std::string, llvm::GlobalVariable*> hook_maps_;
+
   // Per program.
   const probes::Probe* probe_ = nullptr;
+  Binding binding_;
+  llvm::BasicBlock* fire_entry_ = nullptr;
+  uint64_t program_scratch_ = 0;
   const Hook* hook_ = nullptr;
   llvm::Function* fn_ = nullptr;
   llvm::Value* ctx_ = nullptr;

@@ -15,10 +15,15 @@ llvm::Value* Hook::arg(Generator& g, probes::ArgSource source) const {
                             g.probe().full_name());
 }
 
+void Hook::emit(Generator& g, const std::string&, const std::vector<const probes::Probe*>& probes) const {
+  for (const probes::Probe* probe : probes) g.fire(*probe);
+}
+
 llvm::Value* Hook::raw_arg(Generator& g, int n) const { return g.const64(0); }
 
 llvm::Value* tracepoint_arg(Generator& g, int index) {
-  return g.b().CreateLoad(g.i64(), g.offset_ptr(g.context(), 8 * index));
+  // Volatile: the verifier accepts only whole 8-byte context loads, which LLVM would narrow.
+  return g.b().CreateLoad(g.i64(), g.offset_ptr(g.context(), 8 * index), /*isVolatile=*/true);
 }
 
 const Hook* hook_for(const probes::Probe& probe, std::string& error) {

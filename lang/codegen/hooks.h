@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <llvm/IR/Value.h>
 
@@ -13,11 +14,21 @@ namespace dsched::codegen {
 
 class Generator;
 
+// Values a hook hands to a firing of a derived probe (enqueue/dequeue: the task and the CPU).
+struct Binding {
+  llvm::Value* task = nullptr;
+  llvm::Value* cpu = nullptr;
+};
+
 class Hook {
  public:
   virtual ~Hook() = default;
   // libbpf section name of the program ("tp_btf/sched_switch", "perf_event", "raw_tp").
   virtual std::string section(const probes::Probe& probe) const = 0;
+  // Every section the probe needs a program in (derived probes need several).
+  virtual std::vector<std::string> sections(const probes::Probe& probe) const { return {section(probe)}; }
+  // Emits this hook's part of the program for `section`: by default each probe fires once.
+  virtual void emit(Generator& g, const std::string& section, const std::vector<const probes::Probe*>& probes) const;
   virtual AttachPoint::Kind attach_kind() const { return AttachPoint::Kind::BtfTracepoint; }
   // Perf timers: the interval and whether they fire on every CPU.
   virtual uint64_t period_ns(const probes::Probe& probe) const { return probe.period_ns; }

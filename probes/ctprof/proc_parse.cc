@@ -118,26 +118,27 @@ bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
 }
 
 bool parse_status(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec) {
-  bool ok = true;
   unsigned found = 0;
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+  bool ok = true;
+  auto number = [&](std::size_t id, std::string_view value) {
     std::uint64_t u = 0;
+    if (to_int(value, u)) rec.set(id, u);
+    else ok = false;
+  };
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
     if (key == "State") {
       value = trim(value);
-      if (value.empty()) { ok = false; return; }
-      rec.set(kState, snap.intern(value.substr(0, 1)));
+      if (value.empty()) ok = false;
+      else rec.set(kState, snap.intern(value.substr(0, 1)));
       ++found;
     } else if (key == "voluntary_ctxt_switches") {
-      ok &= to_int(value, u);
-      rec.set(kVoluntaryCsw, u);
+      number(kVoluntaryCsw, value);
       ++found;
     } else if (key == "nonvoluntary_ctxt_switches") {
-      ok &= to_int(value, u);
-      rec.set(kNonvoluntaryCsw, u);
+      number(kNonvoluntaryCsw, value);
       ++found;
     } else if (key == "Threads" && is_leader) {
-      ok &= to_int(value, u);
-      rec.set(kNrThreads, u);
+      number(kNrThreads, value);
     }
   });
   return ok && found == 3;
@@ -169,8 +170,8 @@ bool parse_io(std::string_view text, ThreadRecord& rec) {
     for (const auto& [name, id] : keys) {
       if (key != name) continue;
       std::uint64_t u = 0;
-      ok &= to_int(value, u);
-      rec.set(id, u);
+      if (to_int(value, u)) rec.set(id, u);
+      else ok = false;
       ++found;
     }
   });

@@ -169,6 +169,15 @@ TEST_CASE("ctprof capture names the kconfig when a whole file class fails") {
   CHECK(d.find("hint: io read failures dominate") != std::string::npos);
   CHECK(d.find("CONFIG_TASK_IO_ACCOUNTING") != std::string::npos);
   CHECK(d.find("CONFIG_SCHED_INFO") == std::string::npos);  // schedstat failed for 2 of 3 only
+
+  proc.remove("20/task/22/schedstat");
+  std::ostringstream both;
+  capture(fake_options(proc, nullptr), both);
+  CHECK(both.str().rfind(
+            "ctprof parse: 3 tids walked, 6 read failures (dominant: schedstat); hint: schedstat / io "
+            "read failures dominate — kernel may be built without CONFIG_SCHED_INFO and/or "
+            "CONFIG_TASK_IO_ACCOUNTING\n",
+            0) == 0);
 }
 
 TEST_CASE("ctprof capture hints at kernel.task_delayacct only when every delay is zero") {

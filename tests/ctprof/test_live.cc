@@ -1,5 +1,6 @@
 // Captures of this machine: values agree with /proc read independently, and CPU contention
 // shows up as growing cpu delay between two captures.
+#include <dirent.h>
 #include <doctest/doctest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -8,8 +9,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
-#include <dirent.h>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -71,10 +72,11 @@ const ThreadRecord* find_tid(const Snapshot& s, int tid) {
   return nullptr;
 }
 
-// Threads the test owns; joined on scope exit even when an assertion fails.
+// Threads the test owns; stopped and joined on scope exit even when an assertion fails.
 class ThreadSet {
  public:
   ~ThreadSet() { stop(); }
+  // Starts a named thread running body(*this); returns its tid once it runs.
   template <typename Body>
   int start(const std::string& name, Body body) {
     std::promise<int> tid;
@@ -82,18 +84,30 @@ class ThreadSet {
     threads_.emplace_back([this, name, body, &tid] {
       pthread_setname_np(pthread_self(), name.c_str());
       tid.set_value(static_cast<int>(syscall(SYS_gettid)));
-      body(stop_);
+      body(*this);
     });
     return ready.get();
   }
+  bool stopping() const { return stop_; }
+  // Sleeps until stop(): the thread's counters hold still meanwhile.
+  void park() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [this] { return stop_.load(); });
+  }
   void stop() {
-    stop_ = true;
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
     for (auto& t : threads_)
       if (t.joinable()) t.join();
   }
 
  private:
   std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
   std::vector<std::thread> threads_;
 };
 
@@ -112,18 +126,15 @@ class SysctlGuard {
   std::string path_, previous_;
 };
 
-CaptureOptions live_options() { return CaptureOptions{}; }
-
 }  // namespace
 
 TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
   ThreadSet threads;
   std::vector<int> tids;
   for (int i = 0; i < 6; ++i)
-    tids.push_back(threads.start("ctprof-park-" + std::to_string(i), [](std::atomic<bool>& stop) {
-      while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }));
-  // Park: let each thread reach its sleep so its counters hold still for a moment.
+    tids.push_back(
+        threads.start("ctprof-park-" + std::to_string(i), [](ThreadSet& set) { set.park(); }));
+  // Let every thread reach its wait.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
 
   // Counters of the owned threads read independently before and after: the capture lies between.
@@ -145,7 +156,7 @@ TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
   for (int tid : tids) lower.push_back(read_thread(tid));
   const auto before = live_tids();
   std::ostringstream diag;
-  const Snapshot snap = capture(live_options(), diag);
+  const Snapshot snap = capture(CaptureOptions{}, diag);
   const auto after = live_tids();
   for (int tid : tids) upper.push_back(read_thread(tid));
 
@@ -180,7 +191,8 @@ TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
     CHECK(static_cast<std::int64_t>(t->value[kNice]) == std::stoll(stat_field(stat, 19)));
     CHECK(static_cast<std::int64_t>(t->value[kPriority]) == std::stoll(stat_field(stat, 18)));
     CHECK(snap.text(t->value[kPolicy]) == "SCHED_OTHER");
-    CHECK(snap.text(t->value[kState]) == status_field(slurp(dir + "status"), "State").substr(0, 1));
+    CHECK(snap.text(t->value[kState]) == "S");  // parked
+    CHECK(status_field(slurp(dir + "status"), "State").substr(0, 1) == "S");
     CHECK(snap.text(t->value[kCpuAffinity]) ==
           status_field(slurp(dir + "status"), "Cpus_allowed_list"));
     CHECK(t->value[kRunTimeNs] >= lower[i].run);
@@ -214,19 +226,23 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   ThreadSet threads;
   std::vector<int> tids;
   for (int i = 0; i < 2; ++i)
-    tids.push_back(threads.start("ctprof-spin", [cpu](std::atomic<bool>& stop) {
+    tids.push_back(threads.start("ctprof-spin", [cpu](ThreadSet& set) {
       cpu_set_t one;
       CPU_ZERO(&one);
       CPU_SET(cpu, &one);
       pthread_setaffinity_np(pthread_self(), sizeof one, &one);
-      while (!stop) {
-      }  // spin: the atomic load keeps the loop
+      while (!set.stopping()) {
+      }
     }));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::ostringstream diag;
-  const Snapshot a = capture(live_options(), diag);
+  const Snapshot a = capture(CaptureOptions{}, diag);
+  const auto between_start = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const Snapshot b = capture(live_options(), diag);
+  const Snapshot b = capture(CaptureOptions{}, diag);
+  const auto between_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                         std::chrono::steady_clock::now() - between_start)
+                                                         .count());
   threads.stop();
 
   auto delay_of = [](const Snapshot& s, const std::vector<int>& tids, DelayField f) {
@@ -241,8 +257,9 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   };
   const auto total_a = delay_of(a, tids, kDelayTotal), total_b = delay_of(b, tids, kDelayTotal);
   CHECK(total_b > total_a);
-  // Each thread waits while the other runs: over 300 ms at least a sizeable share is queueing.
-  CHECK(total_b - total_a > 50'000'000);
+  // One CPU, two runnable threads: whenever one runs the other queues, so together they wait
+  // for about the whole interval. A quarter leaves room for capture time and other load.
+  CHECK(total_b - total_a > between_ns / 4);
   CHECK(delay_of(b, tids, kDelayCount) > delay_of(a, tids, kDelayCount));
   CHECK(diag.str().find("task_delayacct is off") == std::string::npos);
 

@@ -126,7 +126,7 @@ TEST_CASE("a predicate ends at the slash before the body, not at a division") {
   std::string d = dump_of("BEGIN /10 / 2 == 5/ { x = 1 / 1; }\nEND/pid/2/{}");
   CHECK(d.find("clause 0: dtrace:::BEGIN #1\n  predicate 1:int\n  (= (global x#0):int 1:int):int") !=
         std::string::npos);
-  CHECK(d.find("predicate (/ pid:pid_t 2:int):int") != std::string::npos);
+  CHECK(d.find("predicate (/ pid:pid_t 2:int):pid_t") != std::string::npos);
 }
 
 TEST_CASE("a clause without a body and the last statement without a semicolon") {

@@ -19,8 +19,8 @@ class TimerHook : public Hook {
   llvm::Value* raw_arg(Generator& g, int n) const override {
     if (n > 1) return g.const64(0);
     auto& b = g.b();
-    llvm::Value* ip = b.CreateLoad(g.i64(), g.offset_ptr(g.context(), kRegsIp));
-    llvm::Value* cs = b.CreateLoad(g.i64(), g.offset_ptr(g.context(), kRegsCs));
+    llvm::Value* ip = b.CreateLoad(g.i64(), g.offset_ptr(g.context(), kRegsIp), /*isVolatile=*/true);
+    llvm::Value* cs = b.CreateLoad(g.i64(), g.offset_ptr(g.context(), kRegsCs), /*isVolatile=*/true);
     llvm::Value* user = b.CreateICmpNE(b.CreateAnd(cs, g.const64(3)), g.const64(0));
     return n == 0 ? b.CreateSelect(user, g.const64(0), ip) : b.CreateSelect(user, ip, g.const64(0));
   }

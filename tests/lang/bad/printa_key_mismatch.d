@@ -1,0 +1,9 @@
+BEGIN
+{
+  @a[pid] = count();
+}
+
+END
+{
+  printa("%s %@d\n", @a);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+  printf("%q\n", 1);
+}
