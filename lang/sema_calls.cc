@@ -173,7 +173,17 @@ void Sema::check_call(ExprPtr& e) {
         first = 1;
         if (args.size() < 2) fail(e->loc, "printa() needs an aggregation after its format");
       }
-      for (size_t i = first; i < args.size(); ++i) check_agg_ref(*args[i]);
+      for (size_t i = first; i < args.size(); ++i) {
+        check_agg_ref(*args[i]);
+        // Several aggregations print side by side, so their keys must line up.
+        const Aggregation& a = program_.aggregations[size_t(args[first]->id)];
+        const Aggregation& b = program_.aggregations[size_t(args[i]->id)];
+        bool same = a.key_types.size() == b.key_types.size();
+        for (size_t k = 0; same && k < a.key_types.size(); ++k)
+          same = a.key_types[k]->is_string() == b.key_types[k]->is_string();
+        if (!same)
+          fail(args[i]->loc, "printa(): @" + b.name + " and @" + a.name + " have different keys");
+      }
       if (first == 1) check_format(*e, 0, &program_.aggregations[size_t(args[1]->id)]);
       e->type = void_type;
       break;

@@ -170,7 +170,7 @@ BtfTypes* TypeUniverse::btf(std::string* error) {
     btf_ = BtfTypes::open(BtfTypes::kVmlinuxPath, *this, &btf_error_);
     if (!btf_ && btf_error_.empty()) btf_error_ = "cannot load kernel BTF";
   }
-  if (!btf_) *error = btf_error_;
+  if (!btf_ && error) *error = btf_error_;
   return btf_.get();
 }
 
@@ -178,13 +178,6 @@ const Type* TypeUniverse::kernel_record(TypeKind kind, const std::string& tag, s
   BtfTypes* btf = this->btf(error);
   if (!btf) return nullptr;
   uint32_t id = btf->find(tag, kind == TypeKind::Union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
-  return id ? btf->convert(id) : nullptr;
-}
-
-const Type* TypeUniverse::kernel_typedef(const std::string& name, std::string* error) {
-  BtfTypes* btf = this->btf(error);
-  if (!btf) return nullptr;
-  uint32_t id = btf->find(name, BTF_KIND_TYPEDEF);
   return id ? btf->convert(id) : nullptr;
 }
 

@@ -97,10 +97,9 @@ class TypeUniverse {
   Type* new_record(TypeKind kind, const std::string& tag);
   static void set_members(Type* record, std::vector<Member> members, uint64_t size);
 
-  // Kernel types from /sys/kernel/btf/vmlinux, opened on first use. nullptr when not found.
-  // On failure to read BTF, `error` says why.
+  // A kernel struct/union from /sys/kernel/btf/vmlinux, opened on first use; nullptr when not
+  // found. On failure to read BTF, `error` (if not null) says why.
   const Type* kernel_record(TypeKind kind, const std::string& tag, std::string* error);
-  const Type* kernel_typedef(const std::string& name, std::string* error);
   BtfTypes* btf(std::string* error);
   const BtfTypes* loaded_btf() const { return btf_.get(); }  // null if never opened
 

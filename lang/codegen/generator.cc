@@ -27,7 +27,7 @@ uint32_t ring_size(int64_t requested) {
 }
 
 std::string program_name(const probes::Probe& probe, size_t index) {
-  std::string name = "p" + std::to_string(index) + "_";
+  std::string name = "ds" + std::to_string(index) + "_";  // "ds" marks dsched's programs in the kernel
   for (char c : probe.name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }

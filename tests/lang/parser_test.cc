@@ -2,6 +2,8 @@
 // declarations and the lexical corners of D.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include "test_support.h"
 
 using namespace dsched::lang;
@@ -221,6 +223,10 @@ TEST_CASE("macro variables") {
   CHECK(error_of("BEGIN { x = $2; }", options) ==
         "dsched: failed to compile script test.d: line 1: macro argument $2 is not an integer "
         "(\"hello\"): use $$2 for a string");
+  options.macro_args = {"m.d", "on-cpu"};
+  CompileResult described = compile_text("sched:::$$1 { }", "m.d", options);
+  REQUIRE(described.program);
+  CHECK(described.program->clauses[0].descriptions[0].text == "sched:::on-cpu");
   options.macro_args = {"m.d"};
   CHECK(compile_text("#pragma D option defaultargs\nBEGIN { x = $1; y = $$1; }", "m.d", options).program);
 }
@@ -236,6 +242,12 @@ TEST_CASE("-C runs the C preprocessor") {
   CompileResult bad = compile_text("#error stop here\nBEGIN {}", "c.d", options);
   CHECK(bad.error.starts_with("dsched: failed to compile script c.d: C preprocessor failed: "));
   CHECK(bad.error.find("stop here") != std::string::npos);
+
+  std::string path = getenv("PATH") ? getenv("PATH") : "";
+  setenv("PATH", "/nonexistent", 1);
+  CompileResult missing = compile_text("BEGIN {}", "c.d", options);
+  setenv("PATH", path.c_str(), 1);
+  CHECK(missing.error == "dsched: failed to compile script c.d: cannot run cpp: No such file or directory");
 }
 
 TEST_CASE("errors in -n text use DTrace's probe specifier wording") {

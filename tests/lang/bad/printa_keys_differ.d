@@ -1,0 +1,10 @@
+BEGIN
+{
+  @a[pid] = count();
+  @b[execname] = count();
+}
+
+END
+{
+  printa(@a, @b);
+}
