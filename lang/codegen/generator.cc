@@ -57,6 +57,16 @@ llvm::BasicBlock* Generator::new_block(const std::string& name) {
   return llvm::BasicBlock::Create(mod_.context(), name, fn_);
 }
 
+void Generator::when(llvm::Value* condition, const std::function<void()>& body) {
+  llvm::BasicBlock* then = new_block("then");
+  llvm::BasicBlock* done = new_block("then.done");
+  b().CreateCondBr(condition, then, done);
+  b().SetInsertPoint(then);
+  body();
+  b().CreateBr(done);
+  b().SetInsertPoint(done);
+}
+
 llvm::Value* Generator::normalize(llvm::Value* v, const lang::Type* type) {
   if (!type->is_integer() || type->size >= 8) return v;
   llvm::Type* narrow = b().getIntNTy(static_cast<unsigned>(type->size * 8));

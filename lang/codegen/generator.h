@@ -3,6 +3,7 @@
 // (D variables), actions.cc (actions and subroutines), aggregations.cc, strings.cc.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -47,6 +48,8 @@ class Generator {
   llvm::Value* const64(int64_t v) { return b().getInt64(static_cast<uint64_t>(v)); }
   llvm::Value* offset_ptr(llvm::Value* base, uint64_t offset);
   llvm::BasicBlock* new_block(const std::string& name);
+  // Emits body() under `condition` (i1), then continues after it.
+  void when(llvm::Value* condition, const std::function<void()>& body);
   // Truncates and re-extends v to the D integer type `type`.
   llvm::Value* normalize(llvm::Value* v, const lang::Type* type);
   // i1 -> i64 0/1, and i64 -> i1 truth.

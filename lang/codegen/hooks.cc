@@ -34,6 +34,7 @@ const Hook* hook_for(const probes::Probe& probe, std::string& error) {
   if (probe.provider == "dtrace") return dtrace_hook(probe, error);
   if (probe.provider == "profile") return profile_hook(probe, error);
   if (probe.provider == "sched") return sched_hook(probe, error);
+  if (probe.provider == "proc") return proc_hook(probe, error);
   error = "provider " + probe.provider + " is not available yet";
   return nullptr;
 }

@@ -55,6 +55,7 @@ const Hook* hook_for(const probes::Probe& probe, std::string& error);
 const Hook* dtrace_hook(const probes::Probe& probe, std::string& error);
 const Hook* profile_hook(const probes::Probe& probe, std::string& error);
 const Hook* sched_hook(const probes::Probe& probe, std::string& error);
+const Hook* proc_hook(const probes::Probe& probe, std::string& error);
 
 // Loads word `index` of a tracepoint's context (tp_btf arguments are 64-bit slots).
 llvm::Value* tracepoint_arg(Generator& g, int index);

@@ -149,9 +149,9 @@ class QueueHook : public Hook {
       llvm::Value* prev = tracepoint_arg(g, kSwitchPrev);
       llvm::Value* next = tracepoint_arg(g, kSwitchNext);
       llvm::Value* cpu = g.mod().call_helper(BPF_FUNC_get_smp_processor_id, {});
-      events.when(g.b().CreateAnd(prev_stays_runnable(g), not_idle(g, prev)),
+      g.when(g.b().CreateAnd(prev_stays_runnable(g), not_idle(g, prev)),
                   [&] { events.enqueue_if_idle(prev, cpu); });
-      events.when(not_idle(g, next), [&] { events.dequeue_if_queued(next); });
+      g.when(not_idle(g, next), [&] { events.dequeue_if_queued(next); });
     } else if (section == kMigrate) {
       llvm::Value* task = tracepoint_arg(g, 0);
       llvm::Value* dest = g.b().CreateAnd(tracepoint_arg(g, 1), g.const64(0xffffffff));
@@ -160,7 +160,7 @@ class QueueHook : public Hook {
       llvm::Value* task = tracepoint_arg(g, 0);
       // A wakeup of a task still on a CPU (it had not gone to sleep yet) queues nothing.
       llvm::Value* off_cpu = g.b().CreateICmpEQ(g.kernel_field(task, "task_struct", {"on_cpu"}), g.const64(0));
-      events.when(off_cpu, [&] { events.enqueue_if_idle(task, task_cpu(g, task)); });
+      g.when(off_cpu, [&] { events.enqueue_if_idle(task, task_cpu(g, task)); });
     }
   }
 
@@ -187,28 +187,18 @@ class QueueHook : public Hook {
       return g.mod().call_helper(BPF_FUNC_task_storage_get,
                                  {state_map(), g.b().CreateIntToPtr(task, g.ptr()), null, flags});
     }
-    template <typename Body>
-    void when(llvm::Value* condition, Body body) {
-      llvm::BasicBlock* then = g.new_block("queue.then");
-      llvm::BasicBlock* done = g.new_block("queue.done");
-      g.b().CreateCondBr(condition, then, done);
-      g.b().SetInsertPoint(then);
-      body();
-      g.b().CreateBr(done);
-      g.b().SetInsertPoint(done);
-    }
     // Runs body(pointer to the state word, its value) when the task has storage.
     template <typename Body>
     void with_state(llvm::Value* task, bool create, Body body) {
       llvm::Value* slot = state(task, create);
-      when(g.b().CreateICmpNE(slot, g.const64(0)), [&] {
+      g.when(g.b().CreateICmpNE(slot, g.const64(0)), [&] {
         llvm::Value* word = g.b().CreateIntToPtr(slot, g.ptr());
         body(word, g.b().CreateLoad(g.i64(), word));
       });
     }
     void enqueue_if_idle(llvm::Value* task, llvm::Value* cpu) {
       with_state(task, true, [&](llvm::Value* word, llvm::Value* value) {
-        when(g.b().CreateICmpEQ(value, g.const64(0)), [&] {
+        g.when(g.b().CreateICmpEQ(value, g.const64(0)), [&] {
           g.b().CreateStore(g.b().CreateAdd(cpu, g.const64(1)), word);
           if (enqueue) g.fire(*enqueue, {task, cpu});
         });
@@ -216,7 +206,7 @@ class QueueHook : public Hook {
     }
     void dequeue_if_queued(llvm::Value* task) {
       with_state(task, false, [&](llvm::Value* word, llvm::Value* value) {
-        when(g.b().CreateICmpNE(value, g.const64(0)), [&] {
+        g.when(g.b().CreateICmpNE(value, g.const64(0)), [&] {
           g.b().CreateStore(g.const64(0), word);
           if (dequeue) g.fire(*dequeue, {task, g.b().CreateSub(value, g.const64(1))});
         });
@@ -224,7 +214,7 @@ class QueueHook : public Hook {
     }
     void migrate_if_queued(llvm::Value* task, llvm::Value* dest) {
       with_state(task, false, [&](llvm::Value* word, llvm::Value* value) {
-        when(g.b().CreateICmpNE(value, g.const64(0)), [&] {
+        g.when(g.b().CreateICmpNE(value, g.const64(0)), [&] {
           g.b().CreateStore(g.b().CreateAdd(dest, g.const64(1)), word);
           if (dequeue) g.fire(*dequeue, {task, g.b().CreateSub(value, g.const64(1))});
           if (enqueue) g.fire(*enqueue, {task, dest});
