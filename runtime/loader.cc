@@ -161,14 +161,15 @@ void LoadedObject::detach() {
   perf_fds_.clear();
 }
 
-bool LoadedObject::run(const std::string& name, std::string& error) {
+bool LoadedObject::run(const std::string& name, std::string& error,
+                       const std::array<uint64_t, kOnDemandArgs>& arguments) {
   bpf_program* program = bpf_object__find_program_by_name(object_, name.c_str());
   if (!program) {
     error = "no program " + name;
     return false;
   }
-  uint64_t args[1] = {0};
-  LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args, .ctx_size_in = sizeof args);
+  std::array<uint64_t, kOnDemandArgs> args = arguments;
+  LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args.data(), .ctx_size_in = sizeof args);
   if (int err = bpf_prog_test_run_opts(bpf_program__fd(program), &options)) {
     error = "cannot run " + name + ": " + errno_text(err);
     return false;

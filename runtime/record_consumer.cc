@@ -1,5 +1,6 @@
 #include "runtime/record_consumer.h"
 
+#include <cstdio>
 #include <cstring>
 #include <utility>
 #include <iostream>
@@ -44,6 +45,7 @@ void RecordConsumer::consume(std::string_view record) {
   if (record.size() < sizeof(RecordHeader)) return;
   RecordHeader header;
   std::memcpy(&header, record.data(), sizeof header);
+  if (header.epid == kFaultEpid) return report_fault(record);
   if (header.epid >= program_.records.size()) return;
   const RecordLayout& layout = program_.records[header.epid];
   if (record.size() < layout.size) return;
@@ -58,6 +60,24 @@ void RecordConsumer::consume(std::string_view record) {
     return;
   }
   print(record, layout);
+}
+
+void RecordConsumer::report_fault(std::string_view record) {
+  if (record.size() < sizeof(FaultRecord)) return;
+  FaultRecord fault;
+  std::memcpy(&fault, record.data(), sizeof fault);
+  if (fault.clause_epid >= program_.records.size()) return;
+  const RecordLayout& layout = program_.records[fault.clause_epid];
+  std::string what = "divide-by-zero";
+  if (fault.kind == static_cast<uint32_t>(FaultKind::InvalidAddress)) {
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(fault.address));
+    what = std::string("invalid address (") + address + ")";
+  }
+  if (flush_) flush_(take_output());  // the error line comes after what the run printed before it
+  std::cerr << output::probe_error(fault.clause_epid + 1, layout.probe_id, layout.probe_description, what,
+                                   fault.action, fault.site);
+  if (on_fault_) on_fault_(fault);
 }
 
 void RecordConsumer::print(std::string_view record, const RecordLayout& layout) {

@@ -36,6 +36,8 @@ class RecordConsumer {
   uint64_t speculative_drops() const { return speculative_drops_; }
   // Flushes pending output to the stream before an action that writes elsewhere (system()).
   void set_flush(std::function<void(const std::string&)> flush) { flush_ = std::move(flush); }
+  // Called for each run-time fault after its message is printed (the session runs ERROR).
+  void set_on_fault(std::function<void(const FaultRecord&)> on_fault) { on_fault_ = std::move(on_fault); }
 
  private:
   void print(std::string_view record, const RecordLayout& layout);
@@ -51,6 +53,8 @@ class RecordConsumer {
   std::map<uint32_t, uint64_t> speculation_bytes_;
   uint64_t speculative_drops_ = 0;
   std::function<void(const std::string&)> flush_;
+  std::function<void(const FaultRecord&)> on_fault_;
+  void report_fault(std::string_view record);
 };
 
 }  // namespace dsched

@@ -105,6 +105,13 @@ int run_session(const CompiledProgram& program, const SessionConfig& config) {
     fflush(config.out);
   };
   consumer.set_flush(write);
+  consumer.set_on_fault([&](const FaultRecord& fault) {
+    std::array<uint64_t, kOnDemandArgs> args = {0, fault.clause_epid + 1u, fault.action, fault.site, fault.kind,
+                                                 fault.address};
+    std::string failure;
+    for (const std::string& program_name : program.error_programs)
+      if (!object->run(program_name, failure, args)) std::cerr << "dsched: " << failure << "\n";
+  });
   LoopState state{&consumer};
   ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), on_record, &state, nullptr);
   if (!ring) {

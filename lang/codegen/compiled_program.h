@@ -32,6 +32,22 @@ struct RecordHeader {
 };
 static_assert(sizeof(RecordHeader) == 16);
 
+// Programs run on demand receive this many 64-bit arguments (arg0..arg5).
+constexpr int kOnDemandArgs = 6;
+
+// A run-time fault: the clause stops and this record (epid = kFaultEpid) reports it.
+constexpr uint32_t kFaultEpid = 0xffffffff;
+enum class FaultKind : uint32_t { InvalidAddress = 1, DivideByZero = 2 };
+struct FaultRecord {
+  RecordHeader header;  // epid = kFaultEpid
+  uint32_t clause_epid; // the enabled probe (clause for probe) that faulted
+  uint32_t kind;        // FaultKind
+  uint32_t action;      // 1-based statement of the clause
+  uint32_t site;        // which fault check of the program (its position in the program)
+  uint64_t address;     // the faulting address (invalid address)
+};
+static_assert(sizeof(FaultRecord) == 40);
+
 // One value inside a record.
 struct RecordField {
   enum class Kind { Integer, String };
@@ -71,6 +87,7 @@ struct RecordLayout {
   uint32_t probe_id = 0;
   std::string probe_function;  // for the per-fire prefix "function:name"
   std::string probe_name;
+  std::string probe_description;  // "sched:vmlinux::on-cpu", for error messages
   uint32_t size = sizeof(RecordHeader);
   std::vector<RecordedAction> actions;
 };
@@ -82,6 +99,7 @@ struct CompiledProgram {
   std::vector<output::AggregationSpec> aggregations;  // by id; map "agg_<id>" holds each
   std::vector<std::string> begin_programs;  // run on demand before anything attaches
   std::vector<std::string> end_programs;    // run on demand after everything is detached
+  std::vector<std::string> error_programs;  // run on demand for each fault (dtrace:::ERROR)
   std::string ring_buffer_map;              // the map records arrive on
   std::string drops_map;                    // per-CPU counters, see DropCounter
   size_t matched_probes = 0;

@@ -28,7 +28,9 @@ llvm::Value* Generator::read_kernel(llvm::Value* address, uint64_t size, const T
   if (!read_slot_) read_slot_ = stack_slot();
   llvm::Value* slot = read_slot_;
   b().CreateStore(const64(0), slot);
-  mod_.call_helper(BPF_FUNC_probe_read_kernel, {slot, b().getInt64(size), b().CreateIntToPtr(address, ptr())});
+  llvm::Value* result =
+      mod_.call_helper(BPF_FUNC_probe_read_kernel, {slot, b().getInt64(size), b().CreateIntToPtr(address, ptr())});
+  check_fault(b().CreateICmpSLT(result, const64(0)), FaultKind::InvalidAddress, address);
   llvm::Value* raw = b().CreateLoad(b().getIntNTy(static_cast<unsigned>(size * 8)), slot);
   bool is_signed = type->is_integer() && type->is_signed;
   return is_signed ? b().CreateSExt(raw, i64()) : b().CreateZExt(raw, i64());
@@ -181,12 +183,15 @@ static llvm::Value* arithmetic(Generator& g, BinaryOp op, llvm::Value* l, llvm::
   llvm::Value* v = nullptr;
   switch (op) {
     case BinaryOp::Mul: v = b.CreateMul(l, r); break;
-    case BinaryOp::Div: {
-      // Division by zero yields 0 in BPF; keep that rather than fault.
-      v = is_signed ? b.CreateSDiv(l, r) : b.CreateUDiv(l, r);
+    case BinaryOp::Div:
+    case BinaryOp::Mod: {
+      if (!llvm::isa<llvm::ConstantInt>(r)) g.check_fault(b.CreateICmpEQ(r, g.const64(0)), FaultKind::DivideByZero);
+      if (op == BinaryOp::Div)
+        v = is_signed ? b.CreateSDiv(l, r) : b.CreateUDiv(l, r);
+      else
+        v = is_signed ? b.CreateSRem(l, r) : b.CreateURem(l, r);
       break;
     }
-    case BinaryOp::Mod: v = is_signed ? b.CreateSRem(l, r) : b.CreateURem(l, r); break;
     case BinaryOp::Add: v = b.CreateAdd(l, r); break;
     case BinaryOp::Sub: v = b.CreateSub(l, r); break;
     case BinaryOp::Shl: v = b.CreateShl(l, b.CreateAnd(r, g.const64(63))); break;

@@ -278,6 +278,7 @@ void Generator::emit_program(const Site& site, size_t index) {
   ctx_ = fn_->getArg(0);
   read_slot_ = nullptr;
   scratch_used_ = 0;
+  fault_sites_ = 0;
 
   // Entry: per-CPU scratch and the globals, both always present.
   llvm::Value* zero_key = b().CreateAlloca(b().getInt32Ty());
@@ -315,6 +316,7 @@ void Generator::emit_program(const Site& site, size_t index) {
   out_.attach_points.push_back(point);
   if (first.provider == "dtrace" && first.name == "BEGIN") out_.begin_programs.push_back(name);
   if (first.provider == "dtrace" && first.name == "END") out_.end_programs.push_back(name);
+  if (first.provider == "dtrace" && first.name == "ERROR") out_.error_programs.push_back(name);
 }
 
 void Generator::fire(const probes::Probe& probe, const Binding& binding) {
@@ -344,21 +346,25 @@ void Generator::fire(const probes::Probe& probe, const Binding& binding) {
 
 void Generator::emit_clause(const lang::Clause& clause) {
   llvm::BasicBlock* next = new_block("clause.next");
+  // Every clause for a probe is an enabled probe with its own id, recording or not.
+  epid_ = static_cast<uint32_t>(records_.size());
+  RecordLayout layout;
+  layout.probe_id = probe_->id;
+  layout.probe_function = probe_->function;
+  layout.probe_name = probe_->name;
+  layout.probe_description = probe_->full_name();
+  records_.push_back(layout);
+  record_ = nullptr;
+  reserve_call_ = nullptr;
+  abort_ = next;  // a fault in the predicate just skips the clause
+  action_ = 0;
   if (clause.predicate) {
     llvm::BasicBlock* body = new_block("clause.body");
     b().CreateCondBr(condition(*clause.predicate), body, next);
     b().SetInsertPoint(body);
   }
 
-  record_ = nullptr;
-  reserve_call_ = nullptr;
   if (clause_records(clause)) {
-    epid_ = static_cast<uint32_t>(records_.size());
-    RecordLayout layout;
-    layout.probe_id = probe_->id;
-    layout.probe_function = probe_->function;
-    layout.probe_name = probe_->name;
-    records_.push_back(layout);
     reserve_call_ = llvm::cast<llvm::CallInst>(
         mod_.call_helper(BPF_FUNC_ringbuf_reserve, {events_, const64(sizeof(RecordHeader)), const64(0)}));
     llvm::BasicBlock* reserved = new_block("reserved");
@@ -373,9 +379,16 @@ void Generator::emit_clause(const lang::Clause& clause) {
     b().CreateStore(b().getInt32(epid_), record_ptr(offsetof(RecordHeader, epid)));
     b().CreateStore(b().CreateTrunc(cpu, b().getInt32Ty()), record_ptr(offsetof(RecordHeader, cpu)));
     b().CreateStore(b().getInt64(0), record_ptr(offsetof(RecordHeader, spec)));
+    // A fault after the reservation discards the record.
+    abort_ = new_block("clause.abort");
+    llvm::IRBuilderBase::InsertPointGuard guard(b());
+    b().SetInsertPoint(abort_);
+    mod_.call_helper(BPF_FUNC_ringbuf_discard, {record_, const64(0)});
+    b().CreateBr(next);
   }
 
   for (const lang::StmtPtr& stmt : clause.statements) {
+    ++action_;
     if (stmt->kind == lang::StmtKind::Aggregate) {
       aggregate(*stmt);
     } else if (is_action_call(*stmt->expr)) {
@@ -391,6 +404,7 @@ void Generator::emit_clause(const lang::Clause& clause) {
   }
   b().CreateBr(next);
   b().SetInsertPoint(next);
+  abort_ = nullptr;
 }
 
 CodegenResult Generator::run() {
@@ -412,6 +426,34 @@ CodegenResult Generator::run() {
   out_.matched_probes = clauses_by_probe_.size();
   result.program = std::move(out_);
   return result;
+}
+
+void Generator::check_fault(llvm::Value* failed, FaultKind kind, llvm::Value* address) {
+  if (!abort_) return;  // outside a clause (a hook's own reads): a failed read gives 0
+  llvm::BasicBlock* fault = new_block("fault");
+  llvm::BasicBlock* fine = new_block("fault.none");
+  b().CreateCondBr(failed, fault, fine);
+  b().SetInsertPoint(fault);
+  llvm::Value* reserved =
+      mod_.call_helper(BPF_FUNC_ringbuf_reserve, {events_, const64(sizeof(FaultRecord)), const64(0)});
+  when(b().CreateICmpNE(reserved, const64(0)), [&] {
+    llvm::Value* r = b().CreateIntToPtr(reserved, ptr());
+    llvm::Value* cpu = mod_.call_helper(BPF_FUNC_get_smp_processor_id, {});
+    auto store32 = [&](size_t offset, llvm::Value* v) {
+      b().CreateStore(b().CreateTrunc(v, b().getInt32Ty()), offset_ptr(r, offset));
+    };
+    store32(offsetof(RecordHeader, epid), const64(kFaultEpid));
+    store32(offsetof(RecordHeader, cpu), cpu);
+    b().CreateStore(const64(0), offset_ptr(r, offsetof(RecordHeader, spec)));
+    store32(offsetof(FaultRecord, clause_epid), const64(epid_));
+    store32(offsetof(FaultRecord, kind), const64(static_cast<int64_t>(kind)));
+    store32(offsetof(FaultRecord, action), const64(action_));
+    store32(offsetof(FaultRecord, site), const64(++fault_sites_));
+    b().CreateStore(address ? address : const64(0), offset_ptr(r, offsetof(FaultRecord, address)));
+    mod_.call_helper(BPF_FUNC_ringbuf_submit, {r, const64(0)});
+  });
+  b().CreateBr(abort_);
+  b().SetInsertPoint(fine);
 }
 
 CodegenResult generate(const lang::Program& program) { return Generator(program).run(); }

@@ -61,6 +61,8 @@ class Generator {
   // A 64-bit stack slot allocated in the entry block (so LLVM can keep it in a register).
   llvm::Value* stack_slot();
   void bump_drop(DropCounter counter);
+  // Reports a run-time fault when `failed` (i1) holds and stops the clause, as DTrace does.
+  void check_fault(llvm::Value* failed, FaultKind kind, llvm::Value* address = nullptr);
 
   // Expressions (expressions.cc).
   Value eval(const lang::Expr& e);
@@ -164,7 +166,11 @@ class Generator {
   llvm::Value* read_slot_ = nullptr;
   uint64_t scratch_used_ = 0, scratch_max_ = 0;
 
+  uint32_t fault_sites_ = 0;
+
   // Per clause.
+  llvm::BasicBlock* abort_ = nullptr;  // where a fault leaves the clause
+  uint32_t action_ = 0;                // 1-based statement being lowered
   llvm::Value* record_ = nullptr;
   llvm::CallInst* reserve_call_ = nullptr;
   uint32_t epid_ = 0;

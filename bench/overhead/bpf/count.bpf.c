@@ -1,0 +1,25 @@
+// sched:::on-cpu { @[cpu] = count(); } by hand: a per-CPU hash keyed by CPU.
+#include "bench_types.bpf.h"
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(max_entries, 1024);
+  __type(key, u32);
+  __type(value, u64);
+} oncpu_count SEC(".maps");
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(count_on_cpu, bool preempt, struct task_struct *prev, struct task_struct *next) {
+  u32 cpu = bpf_get_smp_processor_id();
+  u64 *n = bpf_map_lookup_elem(&oncpu_count, &cpu);
+  if (!n) {
+    u64 zero = 0;
+    bpf_map_update_elem(&oncpu_count, &cpu, &zero, BPF_NOEXIST);
+    n = bpf_map_lookup_elem(&oncpu_count, &cpu);
+    if (!n) return 0;
+  }
+  *n += 1;
+  return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

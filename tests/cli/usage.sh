@@ -1,0 +1,69 @@
+#!/bin/bash
+# Usage: usage.sh DSCHED
+# Usage errors exit 2 with the message and the usage text on stderr; -h, --help and --version exit 0
+# with their text on stdout; a script file that cannot be read exits 1 naming the file.
+set -u
+dsched=$1
+out=$(mktemp) && err=$(mktemp) || exit 1
+trap 'rm -f "$out" "$err"' EXIT
+failures=0
+
+fail() {
+  failures=$((failures + 1))
+  echo "FAIL: dsched $1: $2"
+  sed 's/^/  stdout: /' "$out" | head -5
+  sed 's/^/  stderr: /' "$err" | head -5
+}
+
+# expect STATUS STDERR_TEXT ARGS...: exit STATUS, stderr contains STDERR_TEXT (if not empty).
+expect() {
+  local status=$1 text=$2
+  shift 2
+  timeout 20 "$dsched" "$@" >"$out" 2>"$err"
+  local actual=$?
+  [ "$actual" -eq "$status" ] || fail "$*" "exit status $actual (expected $status)"
+  [ -z "$text" ] || grep -qF -- "$text" "$err" || fail "$*" "stderr lacks '$text'"
+}
+
+# usage_error TEXT ARGS...: exit 2, "dsched: TEXT" then the usage text on stderr, nothing on stdout.
+usage_error() {
+  local text=$1
+  shift
+  expect 2 "dsched: $text" "$@"
+  grep -q '^Usage: dsched ' "$err" || fail "$*" "no usage text on stderr"
+  [ -s "$out" ] && fail "$*" "unexpected output on stdout"
+  [ "$(head -n 1 "$err")" = "dsched: $text" ] || fail "$*" "first stderr line is not 'dsched: $text'"
+}
+
+usage_error "no probes specified: use -s script, -n description or -P provider"
+usage_error "no probes specified: use -s script, -n description or -P provider" -q
+usage_error "no probes specified: use -s script, -n description or -P provider" -e
+usage_error "invalid option -- 'Q'" -Q -n BEGIN
+usage_error "invalid option '--bogus'" --bogus -n BEGIN
+usage_error "option requires an argument -- 's'" -s
+usage_error "option requires an argument -- 'n'" -q -n
+usage_error "option requires an argument -- 'x'" -n BEGIN -x
+usage_error "invalid process ID: abc" -p abc -n BEGIN
+usage_error "invalid process ID: 0" -p 0 -n BEGIN
+usage_error "invalid option -x =4k" -x =4k -n BEGIN
+usage_error "only one of -c and -p may be given" -c true -p 1 -n BEGIN
+
+# Help and version: exit 0, text on stdout, nothing on stderr.
+for flag in -h --help; do
+  expect 0 "" "$flag"
+  grep -q '^Usage: dsched ' "$out" || fail "$flag" "no usage text on stdout"
+  [ -s "$err" ] && fail "$flag" "unexpected output on stderr"
+done
+expect 0 "" --version
+grep -qE '^dsched [0-9]+\.[0-9]+' "$out" || fail --version "stdout is not 'dsched VERSION'"
+[ "$(wc -l <"$out")" -eq 1 ] || fail --version "more than one line on stdout"
+
+# A script file that does not exist: exit 1, the message names the file and the reason.
+missing=/nonexistent-dir/missing-script.d
+for mode in -e ""; do
+  expect 1 "dsched: failed to open $missing: No such file or directory" $mode -s "$missing"
+  grep -q '^Usage:' "$err" && fail "$mode -s $missing" "usage text printed for a run-time error"
+done
+
+echo "$failures failed"
+[ "$failures" -eq 0 ]
