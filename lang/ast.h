@@ -205,7 +205,8 @@ struct Stmt {
   std::vector<ExprPtr> keys;
   std::string func_text;         // as written, checked by sema
   AggFunc agg_func = AggFunc::Count;
-  std::vector<ExprPtr> args;     // after sema: the value argument (if any) only
+  std::vector<ExprPtr> args;     // the value argument (if any), then the constant parameters
+  ExprPtr increment;             // quantize/lquantize/llquantize's optional increment (else null)
   SourceRange func_loc;
 
   explicit Stmt(StmtKind k, SourceRange l) : kind(k), loc(l) {}

@@ -121,6 +121,7 @@ std::string dump(const Program& program) {
       for (size_t i = 0; i < stmt->keys.size(); ++i) out << (i ? ", " : "") << dump(*stmt->keys[i]);
       out << "] = " << agg_func_name(stmt->agg_func) << '(';
       if (!stmt->args.empty()) out << dump(*stmt->args[0]);
+      if (stmt->increment) out << ", increment " << dump(*stmt->increment);
       out << ")\n";
     }
   }

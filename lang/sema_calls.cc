@@ -308,11 +308,24 @@ void Sema::check_aggregation(Stmt& stmt) {
   const std::string& fname = stmt.func_text;
   size_t want_min = 1, want_max = 1;
   if (func == AggFunc::Count) want_min = want_max = 0;
-  if (func == AggFunc::Lquantize) want_min = 3, want_max = 4;
-  if (func == AggFunc::Llquantize) want_min = want_max = 5;
+  if (func == AggFunc::Quantize) want_max = 2;
+  if (func == AggFunc::Lquantize) want_min = 3, want_max = 5;
+  if (func == AggFunc::Llquantize) want_min = 5, want_max = 6;
   size_t n = stmt.args.size();
   if (n < want_min || n > want_max)
     fail(stmt.func_loc, fname + "() takes " + arity_text(int(want_min), int(want_max)) + ", not " + std::to_string(n));
+  // The histograms' last optional argument is an increment (an expression), not a parameter.
+  bool has_increment = (func == AggFunc::Quantize && n == 2) || (func == AggFunc::Lquantize && n == 5) ||
+                       (func == AggFunc::Llquantize && n == 6);
+  if (has_increment) {
+    stmt.increment = std::move(stmt.args.back());
+    stmt.args.pop_back();
+    --n;
+    check_value(stmt.increment);
+    if (!stmt.increment->type->is_integer())
+      fail(stmt.increment->loc, "the increment of " + fname + "() must be an integer, not " +
+                                    type_name(stmt.increment->type));
+  }
 
   const Type* arg_type = nullptr;
   if (n > 0) {

@@ -103,6 +103,7 @@ void Generator::aggregate(const lang::Stmt& stmt) {
   const lang::Aggregation& agg = program_.aggregations.at(stmt.agg_id);
   llvm::GlobalVariable* map = agg_maps_.at(stmt.agg_id);
   llvm::Value* value = stmt.args.empty() ? const64(0) : eval_int(*stmt.args[0]);
+  llvm::Value* increment = stmt.increment ? eval_int(*stmt.increment) : const64(1);
 
   llvm::Value* key;
   if (spec.keys.empty()) {
@@ -150,7 +151,7 @@ void Generator::aggregate(const lang::Stmt& stmt) {
     llvm::BasicBlock* after = new_block("bucket.done");
     b().CreateCondBr(b().CreateICmpULT(opaque, const64(static_cast<int64_t>(spec.value_words()))), in_range, after);
     b().SetInsertPoint(in_range);
-    add(b().CreateInBoundsGEP(i64(), words, opaque), const64(1));
+    add(b().CreateInBoundsGEP(i64(), words, opaque), increment);
     b().CreateBr(after);
     b().SetInsertPoint(after);
   };
