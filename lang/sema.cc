@@ -135,7 +135,46 @@ void Sema::clause(ClauseSyntax& syntax) {
     statement(*stmt);
     clause.statements.push_back(std::move(stmt));
   }
+  check_speculation_order(clause);
   clause_ = nullptr;
+}
+
+// DTrace's rules for speculative clauses: speculate() comes before any data is recorded, once,
+// and is not followed by aggregations, exit() or destructive actions; commit() and discard() do
+// not share their clause with data-recording actions (exit() may follow them).
+void Sema::check_speculation_order(const Clause& clause) {
+  bool recorded = false, speculating = false, committing = false;
+  for (const StmtPtr& stmt : clause.statements) {
+    if (stmt->kind == StmtKind::Aggregate) {
+      if (speculating) fail(stmt->loc, "aggregating actions may not follow speculate( )");
+      continue;
+    }
+    const Expr& e = *stmt->expr;
+    if (e.kind != ExprKind::Call || !e.type || !e.type->is_void()) continue;
+    switch (e.func) {
+      case Func::Speculate:
+        if (speculating) fail(e.loc, "speculate( ) may not follow speculate( )");
+        if (recorded) fail(e.loc, "speculate( ) may not follow data-recording actions");
+        if (committing) fail(e.loc, "speculate( ) may not follow commit( ) or discard( )");
+        speculating = true;
+        break;
+      case Func::Commit:
+      case Func::Discard:
+        if (recorded) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow data-recording actions");
+        if (speculating) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow speculate( )");
+        committing = true;
+        break;
+      case Func::Exit:
+      case Func::System:
+      case Func::Raise:
+        if (speculating) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow speculate( )");
+        break;
+      default:
+        if (committing) fail(e.loc, "data-recording actions may not follow commit( ) or discard( )");
+        recorded = true;
+        break;
+    }
+  }
 }
 
 void Sema::statement(Stmt& stmt) {

@@ -50,6 +50,7 @@ class Sema {
   // ---- sema.cc ----
   void clause(ClauseSyntax& syntax);
   void statement(Stmt& stmt);
+  void check_speculation_order(const Clause& clause);
   void resolve_descriptions(ClauseSyntax& syntax, Clause& clause);
   std::string expand_macros_in_description(const ProbeDescText& desc);
   Variable* find_variable(VarScope scope, const std::string& name);

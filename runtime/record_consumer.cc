@@ -49,7 +49,8 @@ void RecordConsumer::consume(std::string_view record) {
   if (header.epid >= program_.records.size()) return;
   const RecordLayout& layout = program_.records[header.epid];
   if (record.size() < layout.size) return;
-  if (header.spec != 0) {
+  if (header.speculative) {
+    if (header.spec == 0) return;  // speculate(0): speculation() found no free buffer: dropped
     uint64_t& used = speculation_bytes_[header.spec];
     if (options_.specsize && used + record.size() > options_.specsize) {
       ++speculative_drops_;

@@ -27,8 +27,8 @@ struct AttachPoint {
 struct RecordHeader {
   uint32_t epid;      // index into CompiledProgram::records
   uint32_t cpu;
-  uint32_t spec;      // speculation id the record belongs to, 0 for none
-  uint32_t reserved;
+  uint32_t spec;      // speculation id, when speculative
+  uint32_t speculative;  // nonzero after speculate(): the record goes to buffer `spec` (none if 0)
 };
 static_assert(sizeof(RecordHeader) == 16);
 

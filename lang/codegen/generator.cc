@@ -151,6 +151,7 @@ RecordField Generator::record_string(const Value& s) {
 void Generator::set_speculation(llvm::Value* id) {
   if (!record_) return;  // a clause that records nothing has nothing to speculate
   b().CreateStore(b().CreateTrunc(id, b().getInt32Ty()), record_ptr(offsetof(RecordHeader, spec)));
+  b().CreateStore(b().getInt32(1), record_ptr(offsetof(RecordHeader, speculative)));
 }
 
 void Generator::layout_variables() {

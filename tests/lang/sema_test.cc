@@ -109,11 +109,13 @@ TEST_CASE("actions and subroutines type-check") {
   CompileResult r = compile_text(
       "BEGIN { trace(pid); trace(\"s\"); printf(\"%s %d %5.2x %-*d %%\\n\", execname, 1, 2, 3, 4); "
       "s = strjoin(execname, \"x\"); n = strlen(s); t = substr(s, 1, 2); u = basename(\"/a/b\"); "
-      "v = lltostr(12, 16); w = rand(); sp = speculation(); speculate(sp); exit(0); }\n"
+      "v = lltostr(12, 16); w = rand(); sp = speculation(); exit(0); }\n"
+      "BEGIN { speculate(sp); trace(1); }\n"
       "END { @a = count(); printa(@a); printa(\"%@d\\n\", @a); normalize(@a, 10); denormalize(@a); "
       "trunc(@a, 5); trunc(@a); clear(@a); setopt(\"quiet\"); stack(); ustack(3, 100); "
       "x = copyinstr(arg0); p = copyin(arg1, 8); ctprof_snapshot(\"/tmp/a\"); "
-      "ctprof_compare(\"/tmp/a\", \"/tmp/b\", \"--sort cpu\"); commit(sp); discard(sp); }");
+      "ctprof_compare(\"/tmp/a\", \"/tmp/b\", \"--sort cpu\"); }\n"
+      "END { commit(sp); discard(sp); }");
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->uses_speculation);

@@ -1,0 +1,5 @@
+#pragma D option quiet
+
+BEGIN { s = speculation(); }
+BEGIN { speculate(s); printf("never printed\n"); }
+BEGIN { discard(s); printf("discarded %d\n", s); exit(0); }

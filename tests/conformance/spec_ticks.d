@@ -1,0 +1,8 @@
+#pragma D option quiet
+
+int n;
+
+BEGIN { s = speculation(); }
+profile:::tick-10ms /n < 3/ { speculate(s); printf("tick %d\n", ++n); }
+profile:::tick-10ms /n == 3/ { printf("committing\n"); }
+profile:::tick-10ms /n == 3/ { commit(s); exit(0); }
