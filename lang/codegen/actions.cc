@@ -131,6 +131,15 @@ Value Generator::call(const lang::Expr& call) {
                        {text, const64(static_cast<int64_t>(strsize())), b().CreateIntToPtr(eval_int(*args[0]), ptr())});
       return {text, call.type, strsize()};
     }
+    case Func::Strjoin:
+    case Func::Substr:
+    case Func::Strchr:
+    case Func::Strrchr:
+    case Func::Strstr:
+    case Func::Basename:
+    case Func::Dirname:
+    case Func::Lltostr:
+      return string_subroutine(call);
     default:
       throw Unsupported(call.loc, std::string(lang::func_name(call.func)) + "() is not supported yet");
   }

@@ -142,18 +142,7 @@ void Generator::aggregate(const lang::Stmt& stmt) {
     b().CreateStore(b().CreateAdd(b().CreateLoad(i64(), p), amount), p);
   };
   auto add_at_index = [&](llvm::Value* index) {
-    // The verifier must see the bound: a volatile round trip hides from LLVM that the index is
-    // already in range, so its explicit check survives optimisation.
-    llvm::Value* slot = stack_slot();
-    b().CreateStore(index, slot, /*isVolatile=*/true);
-    llvm::Value* opaque = b().CreateLoad(i64(), slot, /*isVolatile=*/true);
-    llvm::BasicBlock* in_range = new_block("bucket");
-    llvm::BasicBlock* after = new_block("bucket.done");
-    b().CreateCondBr(b().CreateICmpULT(opaque, const64(static_cast<int64_t>(spec.value_words()))), in_range, after);
-    b().SetInsertPoint(in_range);
-    add(b().CreateInBoundsGEP(i64(), words, opaque), increment);
-    b().CreateBr(after);
-    b().SetInsertPoint(after);
+    add(b().CreateInBoundsGEP(i64(), words, bounded(index, spec.value_words())), increment);
   };
   switch (spec.function) {
     case output::AggFunc::Count: add(word(0), const64(1)); break;

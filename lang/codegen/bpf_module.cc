@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -135,6 +136,10 @@ llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
 
 std::vector<char> BpfModule::emit_object() {
   di_->finalize();
+  std::string problems;
+  llvm::raw_string_ostream problem_stream(problems);
+  if (llvm::verifyModule(*module_, &problem_stream))
+    throw std::runtime_error("internal error: the generated IR is invalid: " + problems);
   {  // LLVM's O2 pipeline, with the BPF target's own adjustments registered by the target machine.
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;

@@ -421,6 +421,9 @@ CodegenResult Generator::run() {
     const lang::SourcePos& pos = unsupported.where.begin;
     result.error = "line " + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + unsupported.what();
     return result;
+  } catch (const std::runtime_error& internal) {  // the back end failed: say so, never crash
+    result.error = internal.what();
+    return result;
   }
   out_.ring_buffer_map = "events";
   out_.drops_map = "drops";

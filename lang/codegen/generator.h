@@ -91,6 +91,12 @@ class Generator {
   void copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src);
   Value current_comm();
   llvm::Value* string_length(const Value& s);
+  // strjoin, substr, strchr, strrchr, strstr, basename, dirname, lltostr.
+  Value string_subroutine(const lang::Expr& call);
+  // s[index] as i64; index is clamped so the verifier sees it within the buffer.
+  llvm::Value* byte_at(const Value& s, llvm::Value* index);
+  // index, with a bound check below `limit` that survives optimisation (out of range: limit - 1).
+  llvm::Value* bounded(llvm::Value* index, uint64_t limit);
 
   // Actions and subroutines (actions.cc).
   Value call(const lang::Expr& call);

@@ -52,7 +52,7 @@ void Generator::copy_string(llvm::Value* dst, uint64_t dst_size, const Value& sr
 }
 
 // A bounded byte loop: for i in [0, n) runs body(i, exit), which may leave the loop by branching
-// elsewhere; when the loop runs to its end it branches to `exit`.
+// elsewhere; when the loop runs to its end it branches to `exit`, where code continues.
 template <typename Body>
 static void byte_loop(Generator& g, uint64_t n, llvm::BasicBlock* exit, Body body) {
   auto& b = g.b();
@@ -69,6 +69,7 @@ static void byte_loop(Generator& g, uint64_t n, llvm::BasicBlock* exit, Body bod
   llvm::Value* i_next = b.CreateAdd(i, g.const64(1));
   i->addIncoming(i_next, next);
   b.CreateCondBr(b.CreateICmpULT(i_next, g.const64(static_cast<int64_t>(n))), head, exit);
+  b.SetInsertPoint(exit);
 }
 
 llvm::Value* Generator::string_compare(const Value& l, const Value& r) {
@@ -116,6 +117,212 @@ llvm::Value* Generator::string_length(const Value& s) {
   b().CreateBr(done);
   b().SetInsertPoint(done);
   return b().CreateLoad(i64(), length);
+}
+
+}  // namespace dsched::codegen
+
+namespace dsched::codegen {
+
+// A fresh, zeroed string buffer in scratch.
+static Value new_string(Generator& g) {
+  llvm::Value* text = g.scratch(g.strsize());
+  g.b().CreateMemSet(text, g.b().getInt8(0), g.strsize(), llvm::MaybeAlign(8));
+  return {text, g.program().types->string_type(), g.strsize()};
+}
+
+llvm::Value* Generator::bounded(llvm::Value* index, uint64_t limit) {
+  // A volatile round trip hides from LLVM what it knows of the index, so the explicit check that
+  // the verifier needs to see survives optimisation.
+  llvm::Value* slot = stack_slot();
+  b().CreateStore(index, slot, /*isVolatile=*/true);
+  llvm::Value* opaque = b().CreateLoad(i64(), slot, /*isVolatile=*/true);
+  return b().CreateSelect(b().CreateICmpULT(opaque, const64(static_cast<int64_t>(limit))), opaque,
+                          const64(static_cast<int64_t>(limit - 1)));
+}
+
+llvm::Value* Generator::byte_at(const Value& s, llvm::Value* index) {
+  return b().CreateZExt(b().CreateLoad(i8(), b().CreateInBoundsGEP(i8(), s.v, bounded(index, s.capacity))), i64());
+}
+
+// Copies src[from, to) into a new string (clamped to its capacity, NUL-terminated).
+static Value copy_range(Generator& g, const Value& src, llvm::Value* from, llvm::Value* to) {
+  auto& b = g.b();
+  Value out = new_string(g);
+  uint64_t n = std::min(src.capacity, g.strsize() - 1);
+  byte_loop(g, n, g.new_block("range.end"), [&](llvm::Value* i, llvm::BasicBlock*) {
+    llvm::Value* at = b.CreateAdd(from, i);
+    g.when(b.CreateICmpSLT(at, to), [&] {
+      b.CreateStore(b.CreateTrunc(g.byte_at(src, at), g.i8()), b.CreateInBoundsGEP(g.i8(), out.v, g.bounded(i, n)));
+    });
+  });
+  return out;
+}
+
+// Index of the first (or last) byte equal to c before the NUL, or -1.
+static llvm::Value* find_byte(Generator& g, const Value& s, llvm::Value* c, bool last) {
+  auto& b = g.b();
+  llvm::Value* found = g.stack_slot();
+  b.CreateStore(g.const64(-1), found);
+  llvm::BasicBlock* done = g.new_block("find.done");
+  byte_loop(g, s.capacity, done, [&](llvm::Value* i, llvm::BasicBlock*) {
+    llvm::Value* byte = g.byte_at(s, i);
+    llvm::BasicBlock* more = g.new_block("find.more");
+    b.CreateCondBr(b.CreateICmpEQ(byte, g.const64(0)), done, more);
+    b.SetInsertPoint(more);
+    llvm::Value* match = b.CreateICmpEQ(byte, b.CreateAnd(c, g.const64(0xff)));
+    if (last) {
+      g.when(match, [&] { b.CreateStore(i, found); });
+    } else {
+      llvm::BasicBlock* next = g.new_block("find.next");
+      llvm::BasicBlock* hit = g.new_block("find.hit");
+      b.CreateCondBr(match, hit, next);
+      b.SetInsertPoint(hit);
+      b.CreateStore(i, found);
+      b.CreateBr(done);
+      b.SetInsertPoint(next);
+    }
+  });
+  b.SetInsertPoint(done);
+  return b.CreateLoad(g.i64(), found);
+}
+
+Value Generator::string_subroutine(const lang::Expr& call) {
+  const auto& args = call.operands;
+  auto text = [&](size_t i) { return to_string(eval(*args[i])); };
+  auto suffix_from = [&](const Value& s, llvm::Value* at) {
+    // The text from index `at` on, or "" when at is -1 (not found).
+    llvm::Value* start = b().CreateSelect(b().CreateICmpSLT(at, const64(0)), const64(static_cast<int64_t>(s.capacity)), at);
+    return copy_range(*this, s, start, const64(static_cast<int64_t>(s.capacity)));
+  };
+  switch (call.func) {
+    case lang::Func::Strjoin: {
+      Value a = text(0), c = text(1);
+      llvm::Value* length = string_length(a);
+      Value out = copy_range(*this, a, const64(0), length);
+      uint64_t n = strsize() - 1;
+      byte_loop(*this, std::min(c.capacity, n), new_block("join.end"), [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* at = b().CreateAdd(length, i);
+        when(b().CreateICmpULT(at, const64(static_cast<int64_t>(n))), [&] {
+          b().CreateStore(b().CreateTrunc(byte_at(c, i), i8()), b().CreateInBoundsGEP(i8(), out.v, bounded(at, n)));
+        });
+      });
+      return out;
+    }
+    case lang::Func::Substr: {
+      Value s = text(0);
+      llvm::Value* length = string_length(s);
+      llvm::Value* index = eval_int(*args[1]);
+      // A negative index counts from the end; a start past the end gives "".
+      llvm::Value* from_end = b().CreateAdd(length, index);
+      llvm::Value* start = b().CreateSelect(b().CreateICmpSLT(index, const64(0)),
+                                            b().CreateSelect(b().CreateICmpSLT(from_end, const64(0)), const64(0), from_end),
+                                            index);
+      llvm::Value* end = length;
+      if (args.size() > 2) {
+        llvm::Value* count = eval_int(*args[2]);
+        llvm::Value* wanted = b().CreateSelect(b().CreateICmpSLT(count, const64(0)), b().CreateAdd(length, count),
+                                               b().CreateAdd(start, count));
+        end = b().CreateSelect(b().CreateICmpSLT(wanted, length), wanted, length);
+      }
+      return copy_range(*this, s, start, end);
+    }
+    case lang::Func::Strchr:
+    case lang::Func::Strrchr: {
+      Value s = text(0);
+      return suffix_from(s, find_byte(*this, s, eval_int(*args[1]), call.func == lang::Func::Strrchr));
+    }
+    case lang::Func::Strstr: {
+      Value s = text(0), needle = text(1);
+      llvm::Value* needle_length = string_length(needle);
+      llvm::Value* found = stack_slot();
+      b().CreateStore(const64(-1), found);
+      llvm::BasicBlock* done = new_block("strstr.done");
+      byte_loop(*this, s.capacity, done, [&](llvm::Value* start, llvm::BasicBlock*) {
+        llvm::Value* mismatch = stack_slot();
+        b().CreateStore(const64(0), mismatch);
+        byte_loop(*this, needle.capacity, new_block("strstr.inner"), [&](llvm::Value* j, llvm::BasicBlock*) {
+          when(b().CreateICmpULT(j, needle_length), [&] {
+            llvm::Value* differs = b().CreateICmpNE(byte_at(s, b().CreateAdd(start, j)), byte_at(needle, j));
+            when(differs, [&] { b().CreateStore(const64(1), mismatch); });
+          });
+        });
+        llvm::Value* fits = b().CreateICmpULE(b().CreateAdd(start, needle_length), const64(static_cast<int64_t>(s.capacity)));
+        llvm::Value* hit = b().CreateAnd(fits, b().CreateICmpEQ(b().CreateLoad(i64(), mismatch), const64(0)));
+        llvm::BasicBlock* next = new_block("strstr.next");
+        llvm::BasicBlock* record = new_block("strstr.hit");
+        b().CreateCondBr(hit, record, next);
+        b().SetInsertPoint(record);
+        b().CreateStore(start, found);
+        b().CreateBr(done);
+        b().SetInsertPoint(next);
+      });
+      b().SetInsertPoint(done);
+      return suffix_from(s, b().CreateLoad(i64(), found));
+    }
+    case lang::Func::Basename:
+    case lang::Func::Dirname: {
+      // As basename(1)/dirname(1), trailing slashes aside: split at the last '/'.
+      Value s = text(0);
+      llvm::Value* length = string_length(s);
+      llvm::Value* slash = find_byte(*this, s, const64('/'), true);
+      llvm::Value* none = b().CreateICmpSLT(slash, const64(0));
+      if (call.func == lang::Func::Basename)
+        return copy_range(*this, s, b().CreateSelect(none, const64(0), b().CreateAdd(slash, const64(1))), length);
+      // dirname: what precedes the last '/', "/" when that is the first byte, "." without one.
+      llvm::Value* end = b().CreateSelect(none, const64(0),
+                                          b().CreateSelect(b().CreateICmpEQ(slash, const64(0)), const64(1), slash));
+      Value out = copy_range(*this, s, const64(0), end);
+      when(none, [&] { b().CreateStore(b().getInt8('.'), out.v); });
+      return out;
+    }
+    case lang::Func::Lltostr: {
+      llvm::Value* value = eval_int(*args[0]);
+      llvm::Value* base = args.size() > 1 ? eval_int(*args[1]) : const64(10);
+      base = b().CreateSelect(b().CreateICmpULT(base, const64(2)), const64(10), base);
+      // Digits are produced backwards into a scratch buffer, then copied forwards after a sign.
+      constexpr uint64_t kDigits = 66;
+      llvm::Value* digits = scratch(kDigits);
+      llvm::Value* count = stack_slot();
+      llvm::Value* rest = stack_slot();
+      llvm::Value* negative = b().CreateAnd(b().CreateICmpSLT(value, const64(0)), b().CreateICmpEQ(base, const64(10)));
+      b().CreateStore(b().CreateSelect(negative, b().CreateNeg(value), value), rest);
+      b().CreateStore(const64(0), count);
+      llvm::BasicBlock* produced = new_block("lltostr.produced");
+      byte_loop(*this, 64, produced, [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* r = b().CreateLoad(i64(), rest);
+        llvm::Value* digit = b().CreateURem(r, base);
+        llvm::Value* ch = b().CreateAdd(digit, b().CreateSelect(b().CreateICmpULT(digit, const64(10)),
+                                                                const64('0'), const64('a' - 10)));
+        b().CreateStore(b().CreateTrunc(ch, i8()), b().CreateInBoundsGEP(i8(), digits, bounded(i, kDigits)));
+        b().CreateStore(b().CreateAdd(i, const64(1)), count);
+        llvm::Value* next = b().CreateUDiv(r, base);
+        b().CreateStore(next, rest);
+        llvm::BasicBlock* more = new_block("lltostr.more");
+        b().CreateCondBr(b().CreateICmpEQ(next, const64(0)), produced, more);
+        b().SetInsertPoint(more);
+      });
+      b().SetInsertPoint(produced);
+      // DTrace's prefixes: "-" for negative decimals, "0x" in base 16, "0" in base 8 (but not for 0).
+      Value out = new_string(*this);
+      llvm::Value* n = b().CreateLoad(i64(), count);
+      llvm::Value* hex = b().CreateICmpEQ(base, const64(16));
+      llvm::Value* octal = b().CreateAnd(b().CreateICmpEQ(base, const64(8)), b().CreateICmpNE(value, const64(0)));
+      when(negative, [&] { b().CreateStore(b().getInt8('-'), out.v); });
+      when(b().CreateOr(hex, octal), [&] { b().CreateStore(b().getInt8('0'), out.v); });
+      when(hex, [&] { b().CreateStore(b().getInt8('x'), offset_ptr(out.v, 1)); });
+      llvm::Value* prefix = b().CreateSelect(hex, const64(2), b().CreateZExt(b().CreateOr(negative, octal), i64()));
+      byte_loop(*this, 64, new_block("lltostr.copied"), [&](llvm::Value* i, llvm::BasicBlock*) {
+        when(b().CreateICmpULT(i, n), [&] {
+          llvm::Value* from = b().CreateSub(b().CreateSub(n, i), const64(1));
+          llvm::Value* ch = b().CreateLoad(i8(), b().CreateInBoundsGEP(i8(), digits, bounded(from, kDigits)));
+          b().CreateStore(ch, b().CreateInBoundsGEP(i8(), out.v, bounded(b().CreateAdd(i, prefix), strsize() - 1)));
+        });
+      });
+      return out;
+    }
+    default:
+      throw Unsupported(call.loc, std::string(lang::func_name(call.func)) + "() is not supported yet");
+  }
 }
 
 }  // namespace dsched::codegen
