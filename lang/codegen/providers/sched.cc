@@ -4,6 +4,10 @@
 //   change-pri                       tp_btf/sched_pi_setprio(task, pi_task)
 //   tick                             a cpu-clock perf event at the kernel's HZ on every CPU
 //   enqueue, dequeue                 derived: see QueueHook
+//   surrender                        tp_btf/ipi_send_cpu without a callback: a reschedule IPI
+//                                    sent to another CPU; args name the thread running there
+#include <algorithm>
+#include <bpf/libbpf.h>
 #include <fstream>
 #include <linux/bpf.h>
 #include <string_view>
@@ -20,6 +24,7 @@ constexpr const char* kSwitch = "tp_btf/sched_switch";
 constexpr const char* kWakeup = "tp_btf/sched_wakeup";
 constexpr const char* kWakeupNew = "tp_btf/sched_wakeup_new";
 constexpr const char* kMigrate = "tp_btf/sched_migrate_task";
+constexpr const char* kIpi = "tp_btf/ipi_send_cpu";
 
 // sched_switch context slots.
 constexpr int kSwitchPreempt = 0;
@@ -32,6 +37,7 @@ constexpr int kSwitchPrevState = 3;
 constexpr int kOutgoingOrder = 0;
 constexpr int kQueueOrder = 1;
 constexpr int kIncomingOrder = 2;
+constexpr int kCurrentTaskOrder = 3;
 
 // True when the switch leaves prev runnable: a preemption, or prev's state still TASK_RUNNING.
 llvm::Value* prev_stays_runnable(Generator& g) {
@@ -224,6 +230,49 @@ class QueueHook : public Hook {
   };
 };
 
+// surrender: the kernel asks another CPU to reschedule through smp_send_reschedule(), which
+// traces ipi_send_cpu with no callback. The thread it asks is whatever runs on that CPU, which
+// sched_switch keeps in a per-CPU array for this purpose.
+class SurrenderHook : public Hook {
+ public:
+  std::string section(const probes::Probe&) const override { return kIpi; }
+  std::vector<std::string> sections(const probes::Probe&) const override { return {kSwitch, kIpi}; }
+  int attach_order(const probes::Probe&) const override { return kCurrentTaskOrder; }
+  llvm::Value* arg(Generator& g, ArgSource source) const override {
+    if (source == ArgSource::InterruptedTask) return g.binding().task;
+    return Hook::arg(g, source);
+  }
+
+  void emit(Generator& g, const std::string& section, const std::vector<const probes::Probe*>& probes) const override {
+    auto& b = g.b();
+    llvm::Value* key = g.stack_slot();
+    auto current_task_slot = [&](llvm::Value* cpu) {
+      b.CreateStore(cpu, key);
+      uint32_t cpus = static_cast<uint32_t>(std::max(libbpf_num_possible_cpus(), 1));
+      llvm::GlobalVariable* map = g.hook_map({"cpu_current_task", BPF_MAP_TYPE_ARRAY, cpus, 4, 8, 0, false});
+      return g.mod().call_helper(BPF_FUNC_map_lookup_elem, {map, key});
+    };
+    llvm::Value* this_cpu = g.mod().call_helper(BPF_FUNC_get_smp_processor_id, {});
+    if (section == kSwitch) {
+      llvm::Value* slot = current_task_slot(this_cpu);
+      g.when(b.CreateICmpNE(slot, g.const64(0)),
+             [&] { b.CreateStore(tracepoint_arg(g, kSwitchNext), b.CreateIntToPtr(slot, g.ptr())); });
+      return;
+    }
+    llvm::Value* target = b.CreateAnd(tracepoint_arg(g, 0), g.const64(0xffffffff));
+    llvm::Value* reschedule = b.CreateICmpEQ(tracepoint_arg(g, 2), g.const64(0));
+    g.when(b.CreateAnd(reschedule, b.CreateICmpNE(target, this_cpu)), [&] {
+      llvm::Value* slot = current_task_slot(target);
+      g.when(b.CreateICmpNE(slot, g.const64(0)), [&] {
+        llvm::Value* task = b.CreateLoad(g.i64(), b.CreateIntToPtr(slot, g.ptr()));
+        g.when(b.CreateICmpNE(task, g.const64(0)), [&] {
+          for (const probes::Probe* probe : probes) g.fire(*probe, {task, target});
+        });
+      });
+    });
+  }
+};
+
 }  // namespace
 
 const Hook* sched_hook(const probes::Probe& probe, std::string& error) {
@@ -233,6 +282,7 @@ const Hook* sched_hook(const probes::Probe& probe, std::string& error) {
   static const PrioHook priority;
   static const TickHook tick;
   static const QueueHook queue;
+  static const SurrenderHook surrender;
   const std::string& name = probe.name;
   if (name == "off-cpu" || name == "preempt" || name == "sleep") return &outgoing;
   if (name == "on-cpu") return &incoming;
@@ -240,6 +290,7 @@ const Hook* sched_hook(const probes::Probe& probe, std::string& error) {
   if (name == "change-pri") return &priority;
   if (name == "tick") return &tick;
   if (name == "enqueue" || name == "dequeue") return &queue;
+  if (name == "surrender") return &surrender;
   error = "probe " + probe.full_name() + " is not available yet";
   return nullptr;
 }
