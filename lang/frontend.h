@@ -21,6 +21,7 @@ struct FrontendOptions {
   std::vector<std::string> cpp_args;    // -D/-U/-I exactly as given, e.g. "-DFOO=1"
   long target_pid = 0;                  // $target (0 when none)
   bool destructive = false;             // -w: allows system(), raise()
+  bool allow_zero_matches = false;      // -Z: a description matching no probe is not an error
   std::vector<std::pair<std::string, std::string>> cli_options;  // -x name[=value]
 };
 

@@ -104,6 +104,7 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
     ResolvedDescription resolved;
     resolved.text = expand_macros_in_description(desc);
     std::vector<const probes::Probe*> matched = registry.match(resolved.text);
+    if (matched.empty() && options_.allow_zero_matches) continue;
     if (matched.empty())
       fail(desc.loc, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.

@@ -75,6 +75,7 @@ lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid) {
   options.cpp_args = inv.cpp_args;
   options.target_pid = target_pid;
   options.destructive = inv.destructive;
+  options.allow_zero_matches = inv.allow_zero_matches;
   options.cli_options = inv.options;
   return options;
 }
