@@ -84,7 +84,27 @@ llvm::Value* Generator::scratch(uint64_t size, uint64_t* offset_out) {
   scratch_used_ += round8(size);
   scratch_max_ = std::max(scratch_max_, scratch_used_);
   if (offset_out) *offset_out = offset;
-  return offset_ptr(scratch_base_, offset);
+  return offset_ptr(scratch_base(), offset);
+}
+
+llvm::Value* Generator::entry_map_value(llvm::GlobalVariable* map) {
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(entry_check_);
+  llvm::Value* key = b().CreateAlloca(b().getInt32Ty());
+  b().CreateStore(b().getInt32(0), key);
+  llvm::Value* value = mod_.call_helper(BPF_FUNC_map_lookup_elem, {map, key});
+  entry_check_->setCondition(b().CreateAnd(entry_check_->getCondition(), b().CreateICmpNE(value, const64(0))));
+  return b().CreateIntToPtr(value, ptr());
+}
+
+llvm::Value* Generator::scratch_base() {
+  if (!scratch_base_) scratch_base_ = entry_map_value(scratch_map_);
+  return scratch_base_;
+}
+
+llvm::Value* Generator::globals_base() {
+  if (!globals_base_) globals_base_ = entry_map_value(globals_);
+  return globals_base_;
 }
 
 llvm::Value* Generator::stack_slot() {
@@ -281,20 +301,16 @@ void Generator::emit_program(const Site& site, size_t index) {
   scratch_used_ = 0;
   fault_sites_ = 0;
 
-  // Entry: per-CPU scratch and the globals, both always present.
-  llvm::Value* zero_key = b().CreateAlloca(b().getInt32Ty());
-  b().CreateStore(b().getInt32(0), zero_key);
+  // Entry: the per-CPU scratch and the globals are looked up here when the program first needs
+  // them (see entry_map_value), and the program ends if either is missing.
   llvm::BasicBlock* fail = new_block("no.maps");
   llvm::BasicBlock* start = new_block("start");
-  llvm::Value* scratch_value = mod_.call_helper(BPF_FUNC_map_lookup_elem, {scratch_map_, zero_key});
-  llvm::Value* globals = mod_.call_helper(BPF_FUNC_map_lookup_elem, {globals_, zero_key});
-  b().CreateCondBr(b().CreateAnd(b().CreateICmpNE(scratch_value, const64(0)), b().CreateICmpNE(globals, const64(0))),
-                   start, fail);
+  entry_check_ = b().CreateCondBr(b().getTrue(), start, fail);
   b().SetInsertPoint(fail);
   b().CreateRet(const64(0));
   b().SetInsertPoint(start);
-  scratch_base_ = b().CreateIntToPtr(scratch_value, ptr());
-  globals_base_ = b().CreateIntToPtr(globals, ptr());
+  scratch_base_ = nullptr;
+  globals_base_ = nullptr;
   // this-> variables live for one firing, shared by the clauses of the probe.
   this_base_ = 0;
   if (!program_.clause_locals.empty()) scratch(this_size_, &this_base_);
@@ -336,7 +352,7 @@ void Generator::fire(const probes::Probe& probe, const Binding& binding) {
     b().CreateBr(body);
   b().SetInsertPoint(body);
   if (!program_.clause_locals.empty())
-    b().CreateMemSet(offset_ptr(scratch_base_, this_base_), b().getInt8(0), this_size_, llvm::MaybeAlign(8));
+    b().CreateMemSet(offset_ptr(scratch_base(), this_base_), b().getInt8(0), this_size_, llvm::MaybeAlign(8));
   for (const lang::Clause* clause : clauses_by_probe_.at(&probe)) {
     scratch_used_ = program_scratch_;
     emit_clause(*clause);

@@ -170,6 +170,10 @@ class Generator {
   llvm::Value* ctx_ = nullptr;
   llvm::Value* context_task_ = nullptr;
   llvm::Value* read_slot_ = nullptr;
+  llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
+  llvm::Value* scratch_base_ = nullptr;
+  llvm::Value* globals_base_ = nullptr;
+  llvm::Value* entry_map_value(llvm::GlobalVariable* map);
   uint64_t scratch_used_ = 0, scratch_max_ = 0;
 
   uint32_t fault_sites_ = 0;
@@ -197,9 +201,10 @@ class Generator {
   uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
   std::vector<uint64_t> assoc_key_sizes_;  // by global variable id (0 for scalars)
 
-  // The current program's per-CPU scratch, globals, and where its this-> variables start.
-  llvm::Value* scratch_base_ = nullptr;
-  llvm::Value* globals_base_ = nullptr;
+  // The current program's per-CPU scratch and globals (looked up on first use), and where its
+  // this-> variables start in the scratch.
+  llvm::Value* scratch_base();
+  llvm::Value* globals_base();
   uint64_t this_base_ = 0;
 };
 

@@ -58,7 +58,7 @@ static Slot variable_slot(Generator& g, const lang::Expr& e, bool create) {
   const lang::Variable& var = variable(g.program(), e);
   switch (e.scope) {
     case lang::VarScope::Global: {
-      if (var.key_types.empty()) return {g.globals_base_, g.global_offsets_[var.id]};
+      if (var.key_types.empty()) return {g.globals_base(), g.global_offsets_[var.id]};
       std::vector<const lang::Expr*> keys;
       for (const auto& k : e.operands) keys.push_back(k.get());
       llvm::Value* key = g.build_key(keys, var.key_types, nullptr);
@@ -71,7 +71,7 @@ static Slot variable_slot(Generator& g, const lang::Expr& e, bool create) {
     case lang::VarScope::ClauseLocal:
       break;
   }
-  return {g.scratch_base_, g.this_base_ + g.this_offsets_[var.id]};
+  return {g.scratch_base(), g.this_base_ + g.this_offsets_[var.id]};
 }
 
 // Emits `present(pointer)` when the slot exists and `absent()` otherwise; returns to a join block.

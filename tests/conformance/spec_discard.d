@@ -2,4 +2,5 @@
 
 BEGIN { s = speculation(); }
 BEGIN { speculate(s); printf("never printed\n"); }
-BEGIN { discard(s); printf("discarded %d\n", s); exit(0); }
+BEGIN { discard(s); }
+BEGIN { printf("discarded %d\n", s); exit(0); }

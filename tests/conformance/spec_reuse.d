@@ -6,4 +6,5 @@ BEGIN { commit(s); }
 BEGIN { t = speculation(); printf("reused %d\n", t == s); }
 BEGIN { speculate(t); printf("second use\n"); }
 BEGIN { commit(t); }
-BEGIN { commit(t); printf("committing again prints nothing more\n"); exit(0); }
+BEGIN { commit(t); }
+BEGIN { printf("committing again prints nothing more\n"); exit(0); }
