@@ -66,13 +66,25 @@ void Generator::define_aggregation_maps() {
   }
 }
 
+// floor(log2(v)) for v > 0 by binary search: BPF has no count-leading-zeros instruction, and
+// six compare-and-shift steps are shorter than LLVM's generic expansion of one.
+static llvm::Value* log2_floor(Generator& g, llvm::Value* v) {
+  auto& b = g.b();
+  llvm::Value* result = g.const64(0);
+  for (int shift : {32, 16, 8, 4, 2, 1}) {
+    llvm::Value* high = b.CreateICmpUGE(v, g.const64(int64_t(1) << shift));
+    v = b.CreateSelect(high, b.CreateLShr(v, shift), v);
+    result = b.CreateSelect(high, b.CreateAdd(result, g.const64(shift)), result);
+  }
+  return result;
+}
+
 // Bucket index of quantize(): 63 for 0, 64 + log2(v) above, 62 - log2(-v) below, clamped.
 static llvm::Value* quantize_index(Generator& g, llvm::Value* v) {
   auto& b = g.b();
-  llvm::Function* ctlz = llvm::Intrinsic::getDeclaration(&g.mod().module(), llvm::Intrinsic::ctlz, {g.i64()});
   llvm::Value* negative = b.CreateICmpSLT(v, g.const64(0));
   llvm::Value* magnitude = b.CreateSelect(negative, b.CreateNeg(v), v);
-  llvm::Value* log2 = b.CreateSub(g.const64(63), b.CreateCall(ctlz, {magnitude, b.getFalse()}));
+  llvm::Value* log2 = log2_floor(g, magnitude);
   log2 = b.CreateSelect(b.CreateICmpUGT(log2, g.const64(62)), g.const64(62), log2);
   llvm::Value* index = b.CreateSelect(negative, b.CreateSub(g.const64(62), log2), b.CreateAdd(g.const64(64), log2));
   return b.CreateSelect(b.CreateICmpEQ(v, g.const64(0)), g.const64(output::kQuantizeZeroBucket), index);

@@ -127,6 +127,25 @@ void Generator::bump_drop(DropCounter counter) {
   b().SetInsertPoint(done);
 }
 
+llvm::Value* Generator::thread_locals() {
+  if (thread_locals_) return thread_locals_;
+  llvm::Value* null = llvm::ConstantPointerNull::get(ptr());
+  if (!thread_locals_cacheable_)
+    return mod_.call_helper(BPF_FUNC_task_storage_get,
+                            {self_, b().CreateIntToPtr(context_task(), ptr()), null, const64(0)});
+  // One lookup per firing serves every read, made where the context task is.
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(fire_entry_->getTerminator());
+  thread_locals_ = mod_.call_helper(BPF_FUNC_task_storage_get,
+                                    {self_, b().CreateIntToPtr(context_task(), ptr()), null, const64(0)});
+  return thread_locals_;
+}
+
+void Generator::forget_thread_locals() {
+  thread_locals_ = nullptr;
+  thread_locals_cacheable_ = false;
+}
+
 llvm::Value* Generator::context_task() {
   if (!context_task_) {
     // Computed once, before the firing's guard, so that every clause of the firing can use it.
@@ -343,6 +362,8 @@ void Generator::fire(const probes::Probe& probe, const Binding& binding) {
   // The context task is computed, when first needed, in this firing's entry block.
   fire_entry_ = new_block("fire.entry");
   context_task_ = nullptr;
+  thread_locals_ = nullptr;
+  thread_locals_cacheable_ = true;
   b().CreateBr(fire_entry_);
   b().SetInsertPoint(fire_entry_);
   llvm::BasicBlock* body = new_block("fire.body");

@@ -120,6 +120,10 @@ class Generator {
   // The task `curthread`, `pid`, `self->` refer to: i64 task address.
   llvm::Value* context_task();
   bool context_is_current() const { return hook_->context_is_current(*probe_); }
+  // The context task's thread-local storage, or null (i64). Reads share one lookup per firing
+  // until a store creates the storage; forget_thread_locals() marks that point.
+  llvm::Value* thread_locals();
+  void forget_thread_locals();
 
   // Record fields of the clause being lowered.
   uint32_t record_field(uint32_t size);
@@ -169,6 +173,8 @@ class Generator {
   llvm::Function* fn_ = nullptr;
   llvm::Value* ctx_ = nullptr;
   llvm::Value* context_task_ = nullptr;
+  llvm::Value* thread_locals_ = nullptr;
+  bool thread_locals_cacheable_ = true;
   llvm::Value* read_slot_ = nullptr;
   llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
   llvm::Value* scratch_base_ = nullptr;

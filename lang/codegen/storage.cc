@@ -39,10 +39,12 @@ llvm::Value* Generator::build_key(const std::vector<const lang::Expr*>& keys,
 }
 
 static llvm::Value* task_storage(Generator& g, bool create) {
+  if (!create) return g.thread_locals();
+  g.forget_thread_locals();  // created storage: later reads must look again
   llvm::Value* task = g.b().CreateIntToPtr(g.context_task(), g.ptr());
   llvm::Value* null = llvm::ConstantPointerNull::get(g.ptr());
   return g.mod().call_helper(BPF_FUNC_task_storage_get,
-                             {g.self_, task, null, g.const64(create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0)});
+                             {g.self_, task, null, g.const64(BPF_LOCAL_STORAGE_GET_F_CREATE)});
 }
 
 // Where a variable lives: `base` + `offset`. For associative-array elements and thread-locals the
