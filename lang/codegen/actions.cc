@@ -14,8 +14,13 @@ bool is_text(const Value& v) { return v.type->is_string() || (v.in_kernel && v.t
 }  // namespace
 
 static RecordField record_value(Generator& g, const lang::Expr& e) {
-  Value v = g.eval(e);
-  if (is_text(v)) return g.record_string(g.to_string(v));
+  // stringof(kernel text) goes into the record straight from the kernel.
+  const lang::Expr* source = &e;
+  while (source->kind == lang::ExprKind::Call && source->func == lang::Func::Stringof &&
+         source->operand(0)->type->is_array())
+    source = source->operand(0);
+  Value v = g.eval(*source);
+  if (is_text(v)) return g.record_string(v);
   return g.record_integer(v.v, v.type);
 }
 

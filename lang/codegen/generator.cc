@@ -178,12 +178,21 @@ RecordField Generator::record_integer(llvm::Value* v, const lang::Type* type) {
   return field;
 }
 
-RecordField Generator::record_string(const Value& s) {
+RecordField Generator::record_string(const Value& text) {
   RecordField field;
   field.kind = RecordField::Kind::String;
   field.size = static_cast<uint32_t>(strsize());
   field.offset = record_field(field.size);
-  copy_string(record_ptr(field.offset), strsize(), s);
+  llvm::Value* dst = record_ptr(field.offset);
+  // User space reads a record's text up to its NUL: no padding needed, and kernel text is read
+  // straight into the record.
+  if (text.in_kernel || text.type->is_pointer()) {
+    uint64_t capacity = text.in_kernel ? std::min(text.type->size, strsize()) : strsize();
+    mod_.call_helper(BPF_FUNC_probe_read_kernel_str, {dst, const64(static_cast<int64_t>(capacity)),
+                                                      b().CreateIntToPtr(text.v, ptr())});
+    return field;
+  }
+  copy_string(dst, strsize(), text, /*pad=*/false);
   return field;
 }
 

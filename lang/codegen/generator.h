@@ -88,7 +88,8 @@ class Generator {
   Value string_from_kernel(llvm::Value* address, uint64_t capacity);
   Value to_string(const Value& value);
   llvm::Value* string_compare(const Value& a, const Value& b);  // i64 <0, 0, >0
-  void copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src);
+  // Copies src into dst; `pad` zero-fills the rest (keys and variables compare whole buffers).
+  void copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad = true);
   Value current_comm();
   llvm::Value* string_length(const Value& s);
   // strjoin, substr, strchr, strrchr, strstr, basename, dirname, lltostr.
@@ -129,7 +130,8 @@ class Generator {
   uint32_t record_field(uint32_t size);
   llvm::Value* record_ptr(uint32_t offset);
   RecordField record_integer(llvm::Value* v, const lang::Type* type);
-  RecordField record_string(const Value& s);
+  // Text: a D string, a kernel char array (in_kernel) or a char pointer.
+  RecordField record_string(const Value& text);
   RecordLayout& record() { return records_[epid_]; }
   void set_speculation(llvm::Value* id);
 

@@ -42,13 +42,13 @@ Value Generator::to_string(const Value& value) {
   throw Unsupported({}, "a value of type " + lang::type_name(value.type) + " used as a string");
 }
 
-void Generator::copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src) {
+void Generator::copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad) {
   uint64_t n = std::min(src.capacity, dst_size);
   b().CreateMemCpy(dst, llvm::MaybeAlign(1), src.v, llvm::MaybeAlign(1), n);
-  if (n < dst_size)
-    b().CreateMemSet(offset_ptr(dst, n), b().getInt8(0), dst_size - n, llvm::MaybeAlign(1));
-  else
+  if (n == dst_size)
     b().CreateStore(b().getInt8(0), offset_ptr(dst, dst_size - 1));  // a full buffer still ends in NUL
+  else if (pad)
+    b().CreateMemSet(offset_ptr(dst, n), b().getInt8(0), dst_size - n, llvm::MaybeAlign(1));
 }
 
 // A bounded byte loop: for i in [0, n) runs body(i, exit), which may leave the loop by branching
