@@ -131,7 +131,7 @@ Value Generator::call(const lang::Expr& call) {
       return {mod_.call_helper(BPF_FUNC_get_prandom_u32, {}), call.type};
     case Func::Copyinstr: {
       llvm::Value* text = scratch(strsize());
-      b().CreateMemSet(text, b().getInt8(0), strsize(), llvm::MaybeAlign(8));
+      zero_bytes(text, strsize());
       mod_.call_helper(BPF_FUNC_probe_read_user_str,
                        {text, const64(static_cast<int64_t>(strsize())), b().CreateIntToPtr(eval_int(*args[0]), ptr())});
       return {text, call.type, strsize()};

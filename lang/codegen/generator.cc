@@ -245,6 +245,7 @@ void Generator::define_maps() {
   if (program_.uses_speculation)
     spec_map_ = mod_.define_map({"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4, 8,
                                  0, false});
+  zeroes_size_ = std::max(zeroes_size_, strsize());  // an absent string variable reads from them
   // The sizes of the scratch map and of the zeroes are known only after lowering: placeholders
   // stand in until then.
   scratch_map_ = new llvm::GlobalVariable(mod_.module(), i8(), false, llvm::GlobalValue::ExternalLinkage,
@@ -382,7 +383,7 @@ void Generator::fire(const probes::Probe& probe, const Binding& binding) {
     b().CreateBr(body);
   b().SetInsertPoint(body);
   if (!program_.clause_locals.empty())
-    b().CreateMemSet(offset_ptr(scratch_base(), this_base_), b().getInt8(0), this_size_, llvm::MaybeAlign(8));
+    zero_bytes(offset_ptr(scratch_base(), this_base_), this_size_);
   for (const lang::Clause* clause : clauses_by_probe_.at(&probe)) {
     scratch_used_ = program_scratch_;
     emit_clause(*clause);

@@ -88,6 +88,9 @@ class Generator {
   Value string_from_kernel(llvm::Value* address, uint64_t capacity);
   Value to_string(const Value& value);
   llvm::Value* string_compare(const Value& a, const Value& b);  // i64 <0, 0, >0
+  // memcpy/memset of any size (the back end refuses large ones in one piece).
+  void copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n);
+  void zero_bytes(llvm::Value* dst, uint64_t n);
   // Copies src into dst; `pad` zero-fills the rest (keys and variables compare whole buffers).
   void copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad = true);
   Value current_comm();

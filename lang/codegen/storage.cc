@@ -101,11 +101,12 @@ Value Generator::load_variable(const lang::Expr& e) {
   const lang::Variable& var = variable(program_, e);
   Slot slot = variable_slot(*this, e, false);
   if (var.type->is_string()) {
-    // An absent string reads as "": the copy below starts from the zeroes.
-    llvm::Value* text = scratch(strsize());
-    with_slot(*this, slot, [&](llvm::Value* p) { copy_string(text, strsize(), {p, var.type, strsize()}); },
-              [&] { b().CreateMemSet(text, b().getInt8(0), strsize(), llvm::MaybeAlign(8)); });
-    return {text, var.type, strsize()};
+    // Strings are read where they live; an absent one reads as "" from the zeroes.
+    if (!slot.may_be_null) return {offset_ptr(slot.base, slot.offset), var.type, strsize()};
+    llvm::Value* text = stack_slot();
+    with_slot(*this, slot, [&](llvm::Value* p) { b().CreateStore(p, text); },
+              [&] { b().CreateStore(zeroes_, text); });
+    return {b().CreateLoad(ptr(), text), var.type, strsize()};
   }
   llvm::Value* result = stack_slot();
   with_slot(*this, slot, [&](llvm::Value* p) { b().CreateStore(b().CreateLoad(i64(), p), result); },

@@ -22,7 +22,7 @@ Value Generator::string_literal(const std::string& text) {
 Value Generator::string_from_kernel(llvm::Value* address, uint64_t capacity) {
   capacity = std::min(capacity, strsize());
   llvm::Value* text = scratch(capacity);
-  b().CreateMemSet(text, b().getInt8(0), (capacity + 7) & ~uint64_t(7), llvm::MaybeAlign(8));
+  zero_bytes(text, (capacity + 7) & ~uint64_t(7));
   mod_.call_helper(BPF_FUNC_probe_read_kernel_str, {text, const64(static_cast<int64_t>(capacity)),
                                                     b().CreateIntToPtr(address, ptr())});
   return {text, program_.types->string_type(), capacity};
@@ -42,13 +42,35 @@ Value Generator::to_string(const Value& value) {
   throw Unsupported({}, "a value of type " + lang::type_name(value.type) + " used as a string");
 }
 
+// The BPF back end expands memcpy/memset inline and refuses large ones: work in chunks. Every
+// string buffer starts 8-byte aligned when strsize is a multiple of 8 (the usual case), so the
+// chunks move whole words then.
+static constexpr uint64_t kChunk = 256;
+
+static llvm::MaybeAlign string_align(const Generator& g) {
+  return llvm::MaybeAlign(g.strsize() % 8 == 0 ? 8 : 1);
+}
+
+void Generator::copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n) {
+  for (uint64_t done = 0; done < n; done += kChunk)
+    b().CreateMemCpy(offset_ptr(dst, done), string_align(*this), offset_ptr(src, done), string_align(*this),
+                     std::min(kChunk, n - done));
+}
+
+void Generator::zero_bytes(llvm::Value* dst, uint64_t n) {
+  for (uint64_t done = 0; done < n; done += kChunk)
+    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(kChunk, n - done), string_align(*this));
+}
+
 void Generator::copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad) {
   uint64_t n = std::min(src.capacity, dst_size);
-  b().CreateMemCpy(dst, llvm::MaybeAlign(1), src.v, llvm::MaybeAlign(1), n);
+  // Whole words: a source buffer's capacity rounds up within its allocation.
+  uint64_t whole = std::min((n + 7) & ~uint64_t(7), dst_size);
+  copy_bytes(dst, src.v, strsize() % 8 == 0 ? whole : n);
   if (n == dst_size)
     b().CreateStore(b().getInt8(0), offset_ptr(dst, dst_size - 1));  // a full buffer still ends in NUL
-  else if (pad)
-    b().CreateMemSet(offset_ptr(dst, n), b().getInt8(0), dst_size - n, llvm::MaybeAlign(1));
+  else if (pad && whole < dst_size)
+    zero_bytes(offset_ptr(dst, whole), dst_size - whole);
 }
 
 // A bounded byte loop: for i in [0, n) runs body(i, exit), which may leave the loop by branching
@@ -126,7 +148,7 @@ namespace dsched::codegen {
 // A fresh, zeroed string buffer in scratch.
 static Value new_string(Generator& g) {
   llvm::Value* text = g.scratch(g.strsize());
-  g.b().CreateMemSet(text, g.b().getInt8(0), g.strsize(), llvm::MaybeAlign(8));
+  g.zero_bytes(text, g.strsize());
   return {text, g.program().types->string_type(), g.strsize()};
 }
 
