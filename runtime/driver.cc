@@ -16,6 +16,8 @@
 #include "runtime/demo.h"
 #include "runtime/session.h"
 #include "runtime/target_process.h"
+#include "runtime/output/probe_lines.h"
+#include "stdlib.h"
 
 namespace dsched {
 namespace {
@@ -125,6 +127,24 @@ int list_probes(const Invocation& inv) {
   return 0;
 }
 
+// One "matched N probes" line per -s/-n/-P, counting each clause's probes as DTrace does.
+std::string matched_lines(const std::vector<lang::ScriptSource>& sources, const lang::Program& program) {
+  std::vector<uint64_t> counts(sources.size(), 0);
+  size_t first_user_file = stdlib::sources().size();  // the library's files come first
+  for (const lang::Clause& clause : program.clauses) {
+    size_t source = clause.loc.begin.file - first_user_file;
+    if (clause.loc.begin.file >= first_user_file && source < counts.size()) counts[source] += clause.probes.size();
+  }
+  std::string lines;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string& text = sources[i].display_name;
+    bool is_script = !sources[i].from_command_line;
+    // DTrace names a description by its probe part: the text before the predicate or the body.
+    lines += output::matched_probes(is_script, is_script ? text : text.substr(0, text.find_first_of("/{")), counts[i]);
+  }
+  return lines;
+}
+
 output::SortOptions sort_options(const lang::Options& options) {
   output::SortOptions sort;
   sort.by_key = options.flag("aggsortkey");
@@ -173,10 +193,7 @@ int compile_and_run(const Invocation& inv) {
   config.consumer.specsize = static_cast<uint64_t>(options.number("specsize", 32 << 10));
   config.consumer.sort = sort_options(options);
   config.consumer.destructive = inv.destructive || options.destructive();
-  config.is_script = !sources.front().from_command_line;
-  // DTrace names a description by its probe part: the text before the predicate or the body.
-  const std::string& first_text = sources.front().display_name;
-  config.program_label = config.is_script ? first_text : first_text.substr(0, first_text.find_first_of("/{"));
+  config.matched = matched_lines(sources, *compiled.program);
   config.target = target.get();
   config.verbose = inv.verbose;
   FILE* out = stdout;

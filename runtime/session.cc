@@ -121,8 +121,7 @@ int run_session(const CompiledProgram& program, const SessionConfig& config) {
   DropReporter drops(object->map_fd(program.drops_map));
   SignalScope signals;
 
-  if (!config.consumer.quiet)
-    std::cerr << output::matched_probes(config.is_script, config.program_label, program.matched_probes);
+  if (!config.consumer.quiet) std::cerr << config.matched;
   for (const std::string& begin : program.begin_programs) {
     if (!object->run(begin, error)) std::cerr << "dsched: " << error << "\n";
   }

@@ -14,8 +14,7 @@ class TargetProcess;
 
 struct SessionConfig {
   ConsumerOptions consumer;
-  bool is_script = true;        // for the "matched N probes" line: script 'x' or description 'x'
-  std::string program_label;
+  std::string matched;           // the "matched N probes" lines, printed once the probes are enabled
   FILE* out = stdout;
   TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
   bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program

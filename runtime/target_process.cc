@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <vector>
@@ -17,6 +18,17 @@ namespace {
 
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
+
+// Whether execvp() would find `name`: a path, or an executable file in a $PATH directory.
+bool executable_exists(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (access(((dir.empty() ? "." : dir) + "/" + name).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
 TargetProcess::TargetProcess(pid_t pid, int pidfd, int gate_fd, int report_fd, bool owned)
@@ -28,6 +40,10 @@ std::unique_ptr<TargetProcess> TargetProcess::start_held(const std::string& comm
   for (std::string word; split >> word;) words.push_back(word);
   if (words.empty()) {
     error = "empty command for -c";
+    return nullptr;
+  }
+  if (!executable_exists(words[0])) {
+    error = "failed to execute " + words[0] + ": No such file or directory";
     return nullptr;
   }
   int gate[2];
@@ -56,7 +72,9 @@ std::unique_ptr<TargetProcess> TargetProcess::start_held(const std::string& comm
   }
   close(gate[0]);
   close(report[1]);
-  return std::unique_ptr<TargetProcess>(new TargetProcess(pid, open_pidfd(pid), gate[1], report[0], true));
+  auto target = std::unique_ptr<TargetProcess>(new TargetProcess(pid, open_pidfd(pid), gate[1], report[0], true));
+  target->command_ = words[0];
+  return target;
 }
 
 std::unique_ptr<TargetProcess> TargetProcess::follow(pid_t pid, std::string& error) {
@@ -88,7 +106,7 @@ std::string TargetProcess::release() {
   ssize_t n = read(report_fd_, &err, sizeof err);
   close(report_fd_);
   report_fd_ = -1;
-  if (n == sizeof err) return std::string("failed to execute command: ") + std::strerror(err);
+  if (n == sizeof err) return "failed to execute " + command_ + ": " + std::strerror(err);
   return "";
 }
 

@@ -33,6 +33,7 @@ class TargetProcess {
   int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released
   int report_fd_;  // read end of the pipe carrying the child's exec errno; EOF on success
   bool owned_;
+  std::string command_;  // what -c runs, for messages
   bool reaped_ = false;
   int status_ = 0;
 };

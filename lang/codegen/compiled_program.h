@@ -102,7 +102,6 @@ struct CompiledProgram {
   std::vector<std::string> error_programs;  // run on demand for each fault (dtrace:::ERROR)
   std::string ring_buffer_map;              // the map records arrive on
   std::string drops_map;                    // per-CPU counters, see DropCounter
-  size_t matched_probes = 0;
 };
 
 // Slots of the per-CPU drop counter array the programs increment.

@@ -166,6 +166,23 @@ static Value builtin(Generator& g, const lang::Expr& e) {
   throw Unsupported(e.loc, std::string("built-in variable ") + lang::builtin_name(e.builtin) + " as a value");
 }
 
+// Signed / and % from unsigned ones: the BPF instruction set before v4 divides only unsigned.
+// The quotient is negative when the signs differ; the remainder takes the dividend's sign.
+static llvm::Value* signed_division(Generator& g, BinaryOp op, llvm::Value* l, llvm::Value* r) {
+  auto& b = g.b();
+  auto magnitude = [&](llvm::Value* v) {
+    return b.CreateSelect(b.CreateICmpSLT(v, g.const64(0)), b.CreateNeg(v), v);
+  };
+  llvm::Value* l_negative = b.CreateICmpSLT(l, g.const64(0));
+  if (op == BinaryOp::Mod) {
+    llvm::Value* rem = b.CreateURem(magnitude(l), magnitude(r));
+    return b.CreateSelect(l_negative, b.CreateNeg(rem), rem);
+  }
+  llvm::Value* quotient = b.CreateUDiv(magnitude(l), magnitude(r));
+  llvm::Value* negative = b.CreateXor(l_negative, b.CreateICmpSLT(r, g.const64(0)));
+  return b.CreateSelect(negative, b.CreateNeg(quotient), quotient);
+}
+
 static llvm::Value* arithmetic(Generator& g, BinaryOp op, llvm::Value* l, llvm::Value* r, const Type* type,
                                const Type* left_type, const Type* right_type) {
   auto& b = g.b();
@@ -186,10 +203,7 @@ static llvm::Value* arithmetic(Generator& g, BinaryOp op, llvm::Value* l, llvm::
     case BinaryOp::Div:
     case BinaryOp::Mod: {
       if (!llvm::isa<llvm::ConstantInt>(r)) g.check_fault(b.CreateICmpEQ(r, g.const64(0)), FaultKind::DivideByZero);
-      if (op == BinaryOp::Div)
-        v = is_signed ? b.CreateSDiv(l, r) : b.CreateUDiv(l, r);
-      else
-        v = is_signed ? b.CreateSRem(l, r) : b.CreateURem(l, r);
+      v = is_signed ? signed_division(g, op, l, r) : op == BinaryOp::Div ? b.CreateUDiv(l, r) : b.CreateURem(l, r);
       break;
     }
     case BinaryOp::Add: v = b.CreateAdd(l, r); break;

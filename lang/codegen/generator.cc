@@ -20,6 +20,8 @@ uint64_t key_size(const std::vector<const lang::Type*>& types) {
 }
 
 // The ring buffer must be a power-of-two multiple of the page size.
+constexpr uint32_t kRingRecordOverhead = 8;  // the kernel's header in front of each record
+
 uint32_t ring_size(int64_t requested) {
   uint64_t size = 4096;
   while (size < static_cast<uint64_t>(requested) && size < (1ull << 30)) size <<= 1;
@@ -224,8 +226,8 @@ void Generator::layout_variables() {
 
 void Generator::define_maps() {
   const lang::Options& options = program_.options;
-  events_ = mod_.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_size(options.number("bufsize", 4 << 20)), 0, 0,
-                             0, false});
+  ring_bytes_ = ring_size(options.number("bufsize", 4 << 20));
+  events_ = mod_.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_bytes_, 0, 0, 0, false});
   drops_ = mod_.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(DropCounter::Count), 4, 8,
                             0, false});
   globals_ = mod_.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
@@ -447,6 +449,11 @@ void Generator::emit_clause(const lang::Clause& clause) {
   }
 
   if (record_) {
+    // A record the buffer can never hold would skip the clause forever: refuse it now.
+    if (record().size + kRingRecordOverhead > ring_bytes_)
+      throw Unsupported(clause.loc, "the clause for " + probe_->full_name() + " records " +
+                                        std::to_string(record().size) + " bytes, more than the output buffer holds (bufsize=" +
+                                        std::to_string(ring_bytes_) + "); raise bufsize");
     reserve_call_->setArgOperand(1, const64(record().size));
     mod_.call_helper(BPF_FUNC_ringbuf_submit, {record_, const64(0)});
   }
@@ -474,7 +481,6 @@ CodegenResult Generator::run() {
   }
   out_.ring_buffer_map = "events";
   out_.drops_map = "drops";
-  out_.matched_probes = clauses_by_probe_.size();
   result.program = std::move(out_);
   return result;
 }

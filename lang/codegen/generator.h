@@ -206,6 +206,7 @@ class Generator {
   llvm::GlobalVariable* spec_map_ = nullptr;
   llvm::GlobalVariable* zeroes_ = nullptr;       // read-only zeroes for new map values
   uint64_t zeroes_size_ = 8;
+  uint32_t ring_bytes_ = 0;  // the ring buffer's size
   std::map<int, llvm::GlobalVariable*> assoc_maps_;  // by global variable id
   std::vector<llvm::GlobalVariable*> agg_maps_;       // by aggregation id
   std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
