@@ -42,24 +42,28 @@ Value Generator::to_string(const Value& value) {
   throw Unsupported({}, "a value of type " + lang::type_name(value.type) + " used as a string");
 }
 
-// The BPF back end expands memcpy/memset inline and refuses large ones: work in chunks. Every
-// string buffer starts 8-byte aligned when strsize is a multiple of 8 (the usual case), so the
-// chunks move whole words then.
-static constexpr uint64_t kChunk = 256;
-
+// The BPF back end expands memcpy/memset inline as at most 128 stores and refuses larger ones:
+// work in chunks of 64 stores. Every string buffer starts 8-byte aligned when strsize is a
+// multiple of 8 (the usual case), so the stores are whole words then. Chunks of a large copy are
+// volatile so that LLVM does not merge them back into one.
 static llvm::MaybeAlign string_align(const Generator& g) {
   return llvm::MaybeAlign(g.strsize() % 8 == 0 ? 8 : 1);
 }
 
+static uint64_t chunk_size(const Generator& g) { return 64 * string_align(g)->value(); }
+
 void Generator::copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n) {
-  for (uint64_t done = 0; done < n; done += kChunk)
+  uint64_t chunk = chunk_size(*this);
+  for (uint64_t done = 0; done < n; done += chunk)
     b().CreateMemCpy(offset_ptr(dst, done), string_align(*this), offset_ptr(src, done), string_align(*this),
-                     std::min(kChunk, n - done));
+                     std::min(chunk, n - done), /*isVolatile=*/n > chunk);
 }
 
 void Generator::zero_bytes(llvm::Value* dst, uint64_t n) {
-  for (uint64_t done = 0; done < n; done += kChunk)
-    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(kChunk, n - done), string_align(*this));
+  uint64_t chunk = chunk_size(*this);
+  for (uint64_t done = 0; done < n; done += chunk)
+    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(chunk, n - done), string_align(*this),
+                     /*isVolatile=*/n > chunk);
 }
 
 void Generator::copy_string(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad) {

@@ -7,6 +7,9 @@
 #include <stdexcept>
 
 #include <bpf/bpf.h>
+#include <dirent.h>
+#include <fstream>
+#include <set>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -128,22 +131,58 @@ RunResult run_dsched(const std::vector<std::string>& args, std::chrono::millisec
   return run.wait(limit);
 }
 
-std::vector<std::string> leftover_programs() {
+namespace {
+
+// Programs some running process holds (through a program or link fd): those of dsched runs still
+// going on this machine, which are not leftovers.
+std::set<uint32_t> held_program_ids() {
+  std::set<uint32_t> held;
+  DIR* proc = opendir("/proc");
+  while (dirent* process = proc ? readdir(proc) : nullptr) {
+    std::string fdinfo = std::string("/proc/") + process->d_name + "/fdinfo";
+    DIR* fds = opendir(fdinfo.c_str());
+    while (dirent* fd = fds ? readdir(fds) : nullptr) {
+      std::ifstream info(fdinfo + "/" + fd->d_name);
+      for (std::string line; std::getline(info, line);)
+        if (line.rfind("prog_id:", 0) == 0) held.insert(static_cast<uint32_t>(std::stoul(line.substr(8))));
+    }
+    if (fds) closedir(fds);
+  }
+  if (proc) closedir(proc);
+  return held;
+}
+
+std::vector<std::string> dsched_programs(const std::set<uint32_t>& excluded) {
   std::vector<std::string> names;
   uint32_t id = 0;
   while (bpf_prog_get_next_id(id, &id) == 0) {
+    if (excluded.count(id)) continue;
     int fd = bpf_prog_get_fd_by_id(id);
     if (fd < 0) continue;
     bpf_prog_info info{};
     uint32_t length = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0) {
-      std::string name = info.name;
-      if (name.size() > 2 && name.rfind("ds", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[2])))
-        names.push_back(name);
-    }
+    std::string name;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0) name = info.name;
     close(fd);
+    if (name.size() > 2 && name.rfind("ds", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[2])))
+      names.push_back(name);
   }
   return names;
+}
+
+}  // namespace
+
+std::vector<std::string> loaded_programs() { return dsched_programs({}); }
+
+std::vector<std::string> leftover_programs() {
+  // The kernel frees an exited process's programs after an RCU grace period: wait for that.
+  auto deadline = Clock::now() + std::chrono::seconds(5);
+  std::vector<std::string> left = dsched_programs(held_program_ids());
+  while (!left.empty() && Clock::now() < deadline) {
+    usleep(20000);
+    left = dsched_programs(held_program_ids());
+  }
+  return left;
 }
 
 TempScript::TempScript(const std::string& text) {

@@ -43,9 +43,12 @@ class RunningDsched {
   RunResult result_;
 };
 
-// Names of BPF programs dsched loaded that are still in the kernel (its programs are named
-// "ds<N>_<probe>"). Empty when nothing is left.
+// Names of BPF programs a finished dsched left in the kernel (its programs are named
+// "ds<N>_<probe>"): programs no running process holds, after the kernel's deferred freeing had a
+// few seconds to finish. Empty when nothing is left.
 std::vector<std::string> leftover_programs();
+// Every dsched program loaded right now, including those of runs still going.
+std::vector<std::string> loaded_programs();
 
 // Writes `text` to a new temporary .d file; removed when the object goes.
 class TempScript {

@@ -1,0 +1,107 @@
+// Scripts dsched cannot run: programs the kernel's verifier refuses, and features that are not
+// supported. Each must end with status 1 and a clear message on stderr (never a crash, never the
+// compiler back end's own text), and print nothing on stdout.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <regex>
+#include <string>
+
+#include "support.h"
+
+using namespace dsched::test;
+
+namespace {
+
+// A failed run: status 1, no output, stderr starting with "dsched: " and containing `message`.
+void check_clean_failure(const RunResult& r, const std::string& message) {
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 1);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("dsched: ", 0) == 0);
+  CHECK(r.err.find(message) != std::string::npos);
+  CHECK(r.err.find("<unknown>") == std::string::npos);  // LLVM's diagnostics are not for users
+}
+
+}  // namespace
+
+TEST_CASE("a program the verifier refuses names its clause and shows the verifier's reason") {
+  // An index known only at run time into a kernel array: the verifier cannot bound the access.
+  RunResult r = run_dsched({"-qn", "BEGIN { printf(\"begin\\n\"); } "
+                                   "sched:::on-cpu { j++; printf(\"%d\\n\", curthread->comm[j]); }"});
+  check_clean_failure(r, "dsched: failed to enable clause for sched:vmlinux::on-cpu: the kernel refused it");
+  CHECK(r.err.find("verifier log (last lines; -v shows all):\n") != std::string::npos);
+  CHECK(r.err.find("unbounded") != std::string::npos);
+}
+
+TEST_CASE("with -v the whole verifier log is shown") {
+  RunResult r = run_dsched({"-v", "-qn", "sched:::on-cpu { j++; printf(\"%d\\n\", curthread->comm[j]); }"});
+  check_clean_failure(r, "failed to enable clause for sched:vmlinux::on-cpu");
+  CHECK(r.err.find("verifier log:\n") != std::string::npos);
+  CHECK(r.err.find("processed ") != std::string::npos);
+}
+
+TEST_CASE("unsupported actions and subroutines are compile errors naming the line") {
+  struct Case {
+    std::string program;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"BEGIN { stack(); }", "line 1:9: stack() is not supported yet"},
+      {"BEGIN { ustack(); }", "line 1:9: ustack() is not supported yet"},
+      {"BEGIN { x = 1.5; }", "floating-point constants are not supported"},
+      {"sched:::remain-cpu { }", "sched:::remain-cpu has no equivalent hook in the Linux scheduler"},
+      {"fbt::schedule:entry { }", "probe description fbt::schedule:entry does not match any probes"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.program);
+    // -e: the error belongs to compiling; and a feature that starts to work cannot hang the test.
+    RunResult r = run_dsched({"-e", "-qn", c.program}, std::chrono::seconds(10));
+    check_clean_failure(r, "dsched: invalid probe specifier " + c.program + ": ");
+    CHECK(r.err.find(c.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("in a script file, an unsupported feature names the file and the line") {
+  TempScript script("BEGIN\n{\n  stack();\n}\n");
+  RunResult r = run_dsched({"-qs", script.path()});
+  check_clean_failure(r, "dsched: failed to compile script " + script.path() + ": line 3:3: stack() is not supported yet");
+  // -e stops after compiling: the same error.
+  RunResult compile_only = run_dsched({"-e", "-s", script.path()});
+  CHECK(compile_only.err == r.err);
+  CHECK(compile_only.status == 1);
+}
+
+TEST_CASE("a macro argument that was not given is a compile error") {
+  RunResult r = run_dsched({"-qn", "BEGIN { printf(\"%s\\n\", $$2); }", "one"});
+  check_clean_failure(r, "macro argument $$2 is not defined");
+}
+
+// Large strings are copied in pieces the BPF back end accepts.
+TEST_CASE("a large strsize compiles and runs") {
+  RunResult r = run_dsched({"-q", "-x", "strsize=4096", "-n", "BEGIN { s = \"abc\"; printf(\"%s\\n\", s); exit(0); }"});
+  CHECK(r.err.find("<unknown>") == std::string::npos);
+  CHECK(r.out == "abc\n\n");
+}
+
+// BPF before v4 divides only unsigned: signed / and % are built from unsigned ones.
+TEST_CASE("signed division of run-time values follows C") {
+  // x is known only at run time (a constant would be folded by the compiler).
+  RunResult r = run_dsched({"-qn", "BEGIN { x = -(long)timestamp; printf(\"%d %d %d\\n\", x, x / 1000, x % 1000); "
+                                   "exit(0); }"});
+  CHECK(r.err.find("<unknown>") == std::string::npos);
+  long x = 0, quotient = 0, remainder = 0;
+  REQUIRE(std::sscanf(r.out.c_str(), "%ld %ld %ld", &x, &quotient, &remainder) == 3);
+  CHECK(quotient == x / 1000);
+  CHECK(remainder == x % 1000);
+}
+
+TEST_CASE("a load from an invalid address is reported as a run-time fault; the run goes on") {
+  RunResult r = run_dsched({"-qn", "BEGIN { x = *(int *)0; printf(\"not reached %d\\n\", x); } "
+                                   "BEGIN { printf(\"next clause\\n\"); exit(0); }"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "next clause\n\n");
+  CHECK(std::regex_match(r.err, std::regex("dsched: error on enabled probe ID [0-9]+ \\(ID 1: dtrace:::BEGIN\\): "
+                                           "invalid address \\(0x0\\) in action #1 at BPF pc [0-9]+\n")));
+}

@@ -1,0 +1,228 @@
+// The sched provider's contexts and arguments (on-cpu, off-cpu, preempt, sleep, wakeup), checked
+// against what the kernel counted for workload threads; the proc provider's life-cycle probes on a
+// workload process; and the sched probes Linux has no hook for.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <map>
+#include <set>
+
+#include "aggregation_text.h"
+#include "traced_window.h"
+
+using namespace dsched::test;
+
+namespace {
+
+bool mentions(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
+
+// Rows "<tag> <fields...>" of a printa, each with its last field as the count.
+std::map<std::vector<std::string>, long> tagged_counts(const std::string& out, const std::string& tag) {
+  std::map<std::vector<std::string>, long> counts;
+  for (auto fields : rows_tagged(out, tag)) {
+    REQUIRE(fields.size() >= 2);
+    long count = std::stol(fields.back());
+    fields.pop_back();
+    counts[fields] = count;
+  }
+  return counts;
+}
+
+std::string str(long value) { return std::to_string(value); }
+
+}  // namespace
+
+TEST_CASE("on-cpu runs in the incoming thread's context") {
+  WakerSleeper pair("dsched-waker", "dsched-sleeper", 1);
+  pid_t sleeper = pair.tids()[0];
+  WindowResult w = run_window({"-qn",
+                               "sched:::on-cpu /execname == \"dsched-sleeper\"/ { self->on = 1; @on[pid, tid] = count(); }"
+                               " sched:::off-cpu /self->on/ { self->on = 0; @off[pid, tid] = count(); }"
+                               " END { printa(\"on %d %d %@d\\n\", @on); printa(\"off %d %d %@d\\n\", @off); }"},
+                              {&pair});
+  REQUIRE(w.opened);
+  REQUIRE(w.run.status == 0);
+  auto on = tagged_counts(w.run.out, "on");
+  auto off = tagged_counts(w.run.out, "off");
+  long timeslices = static_cast<long>(w.threads.at(sleeper).timeslices);
+  INFO(timeslices << " timeslices\n" << w.run.out);
+  const std::vector<std::string> key{str(pair.pid()), str(sleeper)};
+  // Only the sleeper is named so; it is switched in once per timeslice, and the self-> variable
+  // set then is its own, seen again when it leaves.
+  REQUIRE(on.size() == 1);
+  CHECK(on.begin()->first == key);
+  CHECK(std::labs(on[key] - timeslices) <= 2);
+  REQUIRE(off.size() == 1);
+  CHECK(std::labs(off[key] - on[key]) <= 1);
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("off-cpu's args[0] is the thread that runs next") {
+  PingPong pair("dsched-pingpong", 1);
+  WindowResult w = run_window({"-qn",
+                               "sched:::off-cpu { next[cpu] = args[0]->pr_lwpid; }"
+                               " sched:::on-cpu /next[cpu]/ { @[next[cpu] == tid ? \"same\" : \"other\"] = count(); next[cpu] = 0; }"
+                               " END { printa(\"next %s %@d\\n\", @); }"},
+                              {&pair});
+  REQUIRE(w.opened);
+  REQUIRE(w.run.status == 0);
+  auto next = tagged_counts(w.run.out, "next");
+  INFO(w.rounds[0] << " round trips\n" << w.run.out);
+  // Every switch away from a thread is followed, on that CPU, by the switch to args[0] of off-cpu.
+  CHECK(next[{"same"}] >= static_cast<long>(2 * w.rounds[0]));
+  CHECK(next.count({"other"}) == 0);
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("preempt fires for a preempted hog, sleep for a sleeper, as the kernel counts them") {
+  PinnedHogs hogs(2, 1, "dsched-hog");
+  WakerSleeper pair("dsched-waker", "dsched-sleeper", 0);
+  WindowResult w = run_window(
+      {"-qn",
+       "sched:::preempt, sched:::sleep /execname == \"dsched-hog\" || execname == \"dsched-sleeper\"/ { @[tid, probename] = count(); }"
+       " END { printa(\"switch %d %s %@d\\n\", @); }"},
+      {&hogs, &pair});
+  REQUIRE(w.opened);
+  REQUIRE(w.run.status == 0);
+  auto switches = tagged_counts(w.run.out, "switch");
+  INFO(w.run.out);
+  std::vector<pid_t> tids = hogs.tids();
+  tids.push_back(pair.tids()[0]);
+  for (pid_t tid : tids) {
+    const ThreadCounters& kernel = w.threads.at(tid);
+    INFO("thread " << tid << ": " << kernel.involuntary << " preempted, " << kernel.voluntary << " slept");
+    CHECK(std::labs(switches[{str(tid), "preempt"}] - static_cast<long>(kernel.involuntary)) <= 2);
+    CHECK(std::labs(switches[{str(tid), "sleep"}] - static_cast<long>(kernel.voluntary)) <= 2);
+  }
+  // Hogs sharing a CPU are preempted; a sleeper sleeps.
+  for (pid_t tid : hogs.tids()) CHECK(switches[{str(tid), "preempt"}] > 0);
+  CHECK(switches[{str(pair.tids()[0]), "sleep"}] > 0);
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("wakeup: args[] name the woken thread, execname the waker") {
+  WakerSleeper pair("dsched-waker", "dsched-sleeper", 1);
+  pid_t sleeper = pair.tids()[0];
+  WindowResult w = run_window({"-qn",
+                               "sched:::wakeup /stringof(args[1]->pr_fname) == \"dsched-sleeper\"/"
+                               " { @[execname, args[1]->pr_pid, args[0]->pr_lwpid] = count(); }"
+                               " END { printa(\"woken %s %d %d %@d\\n\", @); }"},
+                              {&pair});
+  REQUIRE(w.opened);
+  REQUIRE(w.run.status == 0);
+  auto woken = tagged_counts(w.run.out, "woken");
+  long sleeps = static_cast<long>(w.threads.at(sleeper).voluntary);
+  INFO(sleeps << " sleeps, " << w.rounds[0] << " writes\n" << w.run.out);
+  REQUIRE(woken.size() == 1);
+  const std::vector<std::string> key{"dsched-waker", str(pair.pid()), str(sleeper)};
+  CHECK(woken.begin()->first == key);
+  // Each sleep in the window ended in a wakeup by the waker; each wakeup needed a write.
+  CHECK(woken[key] + 1 >= sleeps);
+  CHECK(woken[key] <= static_cast<long>(w.rounds[0]));
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("proc provider: the life cycle of a workload process") {
+  RunResult listing = run_dsched({"-l", "-P", "proc"});
+  REQUIRE(listing.status == 0);
+  std::set<std::string> offered;
+  for (const auto& fields : parse_rows(listing.out))
+    if (fields.size() >= 4 && fields[1] == "proc") offered.insert(fields.back());
+  INFO(listing.out);
+  // Each clause counts what happened to the workload process, whose pid the script keeps in W.
+  const std::string self = std::to_string(getpid());
+  const std::vector<std::pair<std::string, std::string>> clauses = {
+      {"create", "proc:::create /W && args[0]->pr_pid == W/ { @[\"create\", pid] = count(); }"},
+      {"start", "proc:::start /W && pid == W/ { @[\"start\", tid == W] = count(); }"},
+      {"lwp-create", "proc:::lwp-create /W && pid == W/ { @[\"lwp-create\", args[0]->pr_lwpid != W] = count(); }"},
+      {"lwp-start", "proc:::lwp-start /W && pid == W/ { @[\"lwp-start\", tid != W] = count(); }"},
+      {"lwp-exit", "proc:::lwp-exit /W && pid == W/ { @[\"lwp-exit\", tid != W] = count(); }"},
+      {"exit", "proc:::exit /W && pid == W/ { @[\"exit\", args[0]] = count(); }"},
+      {"signal-send", "proc:::signal-send /W && pid == W && args[1]->pr_pid == " + self +
+                          "/ { @[\"signal-send\", args[2]] = count(); }"},
+  };
+  // What each clause must count: probe -> (second key, count).
+  const std::map<std::string, std::pair<std::string, long>> expected = {
+      {"create", {self, 1}},      // forked by this test process
+      {"start", {"1", 1}},        // in the new process's own first thread
+      {"lwp-create", {"1", 2}},   // its two workload threads
+      {"lwp-start", {"1", 2}},    //
+      {"lwp-exit", {"1", 2}},     // both end before the process
+      {"exit", {"1", 1}},         // CLD_EXITED: it returns normally
+      {"signal-send", {"17", 1}}, // SIGCHLD to this test process, sent as it exits
+  };
+  // The workload process is created inside the window, so its pid is known only then: the script
+  // takes it from the first fork of this test process that it sees.
+  std::string script = "int W;\nproc:::create /pid == " + self + " && !W/ { W = args[0]->pr_pid; }\n";
+  std::vector<std::string> checked;
+  for (const auto& [probe, clause] : clauses) {
+    if (!offered.count(probe)) {
+      MESSAGE("proc:::" << probe << " is not offered; not checked");
+      continue;
+    }
+    // A probe that is offered but refused must say why, naming itself.
+    RunResult compiled = run_dsched({"-e", "-n", "proc:::" + probe + " { }"});
+    if (compiled.status != 0) {
+      CHECK(mentions(compiled.err, probe));
+      MESSAGE("proc:::" << probe << " refused: " << compiled.err);
+      continue;
+    }
+    script += clause + "\n";
+    checked.push_back(probe);
+  }
+  REQUIRE_FALSE(checked.empty());
+  script += "END { printa(\"proc %s %d %@d\\n\", @); }\n";
+  TempScript file(script);
+  TracedWindow window({"-qs", file.path()});
+  REQUIRE_MESSAGE(window.is_open(), script << window.close().err);
+  int status;
+  {
+    PingPong workload("dsched-proc", 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = workload.finish();
+  }
+  RunResult r = window.close();
+  REQUIRE(r.status == 0);
+  CHECK(status == 0);
+  auto counts = tagged_counts(r.out, "proc");
+  INFO(script << "\n" << r.out << r.err);
+  for (const std::string& probe : checked) {
+    const auto& [key, count] = expected.at(probe);
+    INFO("proc:::" << probe);
+    long seen = counts.count({probe, key}) ? counts[{probe, key}] : 0;
+    CHECK(seen == count);
+  }
+  CHECK(leftover_programs().empty());
+}
+
+namespace {
+
+// Both probes must be refused at compile time with the probe named, on the command line and at
+// the probe's file:line:column in a script.
+void check_refused(const std::string& probe) {
+  RunResult line = run_dsched({"-n", "sched:::" + probe + " { @ = count(); }", "-c", "true"});
+  INFO(line.err);
+  CHECK(line.status == 1);
+  CHECK((mentions(line.err, "sched:::" + probe) || mentions(line.err, "sched:vmlinux::" + probe)));
+  CHECK(line.out.empty());
+
+  TempScript script("BEGIN { }\n\nsched:::" + probe + "\n{\n  @ = count();\n}\n");
+  RunResult file = run_dsched({"-s", script.path(), "-c", "true"});
+  INFO(file.err);
+  CHECK(file.status == 1);
+  CHECK(mentions(file.err, probe));
+  CHECK(mentions(file.err, script.path() + ":3:1"));
+  CHECK(leftover_programs().empty());
+}
+
+}  // namespace
+
+TEST_CASE("remain-cpu is refused with an error naming the probe") { check_refused("remain-cpu"); }
+
+TEST_CASE("surrender, when refused, fails with an error naming the probe") {
+  if (run_dsched({"-e", "-n", "sched:::surrender { }"}).status == 0) {
+    MESSAGE("sched:::surrender is available");
+    return;
+  }
+  check_refused("surrender");
+}
