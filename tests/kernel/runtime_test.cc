@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <memory>
 #include <ctime>
 #include <regex>
 #include <set>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "support.h"
+#include "workloads.h"
 
 using namespace dsched::test;
 
@@ -119,7 +121,10 @@ TEST_CASE("tick-N counts to a fixed number in every unit") {
 
 TEST_CASE("cpu is below the number of CPUs and profile-N fires on every CPU") {
   // Each CPU prints its number the first time it fires; the run ends once all were seen (at 97 Hz
-  // that takes a few tens of milliseconds), or after 2 s at most.
+  // that takes a few tens of milliseconds), or after 2 s at most. The CPUs are kept busy: the
+  // cpu-clock timers behind profile-N can stay silent on an idle virtual CPU.
+  std::vector<std::unique_ptr<PinnedHogs>> busy;
+  for (int cpu = 0; cpu < online_cpus(); ++cpu) busy.push_back(std::make_unique<PinnedHogs>(1, cpu));
   RunResult r = run_dsched({"-qn", "int seen[int]; BEGIN { printf(\"%d\\n\", cpu); } "
                                    "profile-97 /!seen[cpu]/ { seen[cpu] = 1; found++; printf(\"%d\\n\", cpu); } "
                                    "profile-97 /found == $1/ { exit(0); } tick-2s { exit(0); }",
