@@ -57,9 +57,11 @@ void Generator::define_aggregation_maps() {
     } else {
       uint64_t entry = spec.key_size() + value_size;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, 1 << 20));
+      // Not preallocated: the kernel would otherwise allocate every entry on every CPU up front
+      // (25 MB and a quarter second per map at the default aggsize).
       agg_maps_.push_back(mod_.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
                                            static_cast<uint32_t>(spec.key_size()), static_cast<uint32_t>(value_size),
-                                           0, false}));
+                                           BPF_F_NO_PREALLOC, false}));
     }
     zeroes_size_ = std::max(zeroes_size_, value_size);
     out_.aggregations.push_back(std::move(spec));

@@ -241,7 +241,7 @@ void Generator::define_maps() {
     uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / (entry + 64), 1, 1 << 20));
     assoc_maps_[var.id] = mod_.define_map({"var_" + var.name, BPF_MAP_TYPE_HASH, entries,
                                            static_cast<uint32_t>(assoc_key_sizes_[var.id]),
-                                           static_cast<uint32_t>(storage_size(var.type)), 0, false});
+                                           static_cast<uint32_t>(storage_size(var.type)), BPF_F_NO_PREALLOC, false});
     zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
   }
   if (program_.uses_speculation)
