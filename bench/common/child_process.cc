@@ -124,6 +124,8 @@ ChildExit ChildProcess::finish(double timeout_s) {
   reaped_ = true;
   result.status = status;
   result.seconds = seconds_since(start_);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  result.cpu_seconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   result.peak_rss_kb = usage.ru_maxrss;
   return result;
 }

@@ -16,6 +16,7 @@ double seconds_since(Clock::time_point start);
 struct ChildExit {
   int status = -1;         // as wait4 reports it
   double seconds = 0;      // from spawn to reaped
+  double cpu_seconds = 0;  // user + system time of the child and the children it waited for
   long peak_rss_kb = 0;    // ru_maxrss
   bool timed_out = false;  // killed after the deadline
 
@@ -41,6 +42,7 @@ class ChildProcess {
 
   const std::string& output() const { return output_; }
   const std::string& command() const { return command_; }
+  pid_t pid() const { return pid_; }
 
  private:
   // Appends what is readable within `timeout_ms` to output_; false at end of output.

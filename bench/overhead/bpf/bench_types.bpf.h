@@ -28,8 +28,20 @@ struct task_struct {
 // n + 1 holds [2^n, 2^(n+1)).
 #define QUANTIZE_BUCKETS 65
 
+// floor(log2(v)) + 1 for v > 0 by halving the search range (BPF has no count-leading-zeros
+// instruction), then hidden from the optimiser so the verifier still sees the bound check.
 static __always_inline u32 quantize_bucket(u64 v) {
-  return v ? 64 - __builtin_clzll(v) : 0;
+  if (!v) return 0;
+  u32 log2 = 0, shift;
+  shift = (v > 0xffffffffull) << 5; v >>= shift; log2 |= shift;
+  shift = (v > 0xffff) << 4; v >>= shift; log2 |= shift;
+  shift = (v > 0xff) << 3; v >>= shift; log2 |= shift;
+  shift = (v > 0xf) << 2; v >>= shift; log2 |= shift;
+  shift = (v > 0x3) << 1; v >>= shift; log2 |= shift;
+  log2 |= (u32)(v >> 1);
+  u32 bucket = log2 + 1;
+  asm volatile("" : "+r"(bucket));
+  return bucket < QUANTIZE_BUCKETS ? bucket : QUANTIZE_BUCKETS - 1;
 }
 
 #endif

@@ -44,8 +44,7 @@ static __always_inline void on_dequeue(struct task_struct *task, u32 cpu) {
     h = bpf_map_lookup_elem(&queue_time, &cpu);
   }
   if (h) {
-    u32 bucket = quantize_bucket(bpf_ktime_get_ns() - *since);
-    if (bucket < QUANTIZE_BUCKETS) h->buckets[bucket] += 1;
+    h->buckets[quantize_bucket(bpf_ktime_get_ns() - *since)] += 1;
   }
   bpf_map_delete_elem(&enqueued_at, &key);
 }

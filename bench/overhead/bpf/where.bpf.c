@@ -34,8 +34,7 @@ int BPF_PROG(where, bool preempt, struct task_struct *prev, struct task_struct *
       h = bpf_map_lookup_elem(&time_on_cpu, &cpu);
     }
     if (h) {
-      u32 bucket = quantize_bucket(now - *since);
-      if (bucket < QUANTIZE_BUCKETS) h->buckets[bucket] += 1;
+      h->buckets[quantize_bucket(now - *since)] += 1;
     }
     *since = 0;
   }

@@ -1,0 +1,4 @@
+sched:::on-cpu
+{
+  @[cpu] = count();
+}

@@ -1,0 +1,4 @@
+profile-997
+{
+  @[cpu] = count();
+}
