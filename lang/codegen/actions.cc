@@ -145,6 +145,20 @@ Value Generator::call(const lang::Expr& call) {
     case Func::Dirname:
     case Func::Lltostr:
       return string_subroutine(call);
+    case Func::Copyin: {
+      // The user bytes land in scratch; the result points at them (reads of it go through the
+      // kernel-read path like any other pointer). The size must be a constant to bound the copy.
+      const lang::Expr& size_expr = *args[1];
+      if (size_expr.kind != lang::ExprKind::IntLiteral)
+        throw Unsupported(size_expr.loc, "copyin() needs a constant size here");
+      uint64_t size = std::min<uint64_t>(size_expr.value, strsize());
+      llvm::Value* buffer = scratch(size + 1);
+      zero_bytes(buffer, (size + 8) & ~uint64_t(7));
+      llvm::Value* result = mod_.call_helper(
+          BPF_FUNC_probe_read_user, {buffer, const64(static_cast<int64_t>(size)), b().CreateIntToPtr(eval_int(*args[0]), ptr())});
+      check_fault(b().CreateICmpSLT(result, const64(0)), FaultKind::InvalidAddress, eval_int(*args[0]));
+      return {b().CreatePtrToInt(buffer, i64()), call.type};
+    }
     default:
       throw Unsupported(call.loc, std::string(lang::func_name(call.func)) + "() is not supported yet");
   }
