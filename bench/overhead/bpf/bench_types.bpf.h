@@ -28,6 +28,10 @@ struct task_struct {
 // n + 1 holds [2^n, 2^(n+1)).
 #define QUANTIZE_BUCKETS 65
 
+struct quantize_histogram {
+  u64 buckets[QUANTIZE_BUCKETS];
+};
+
 // floor(log2(v)) + 1 for v > 0 by halving the search range (BPF has no count-leading-zeros
 // instruction), then hidden from the optimiser so the verifier still sees the bound check.
 static __always_inline u32 quantize_bucket(u64 v) {

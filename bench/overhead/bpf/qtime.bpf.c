@@ -15,18 +15,14 @@ struct {
   __type(value, u64);
 } enqueued_at SEC(".maps");
 
-struct histogram {
-  u64 buckets[QUANTIZE_BUCKETS];
-};
-
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
   __uint(max_entries, 1024);
   __type(key, u32);
-  __type(value, struct histogram);
+  __type(value, struct quantize_histogram);
 } queue_time SEC(".maps");
 
-static const struct histogram empty_histogram;
+static const struct quantize_histogram empty_histogram;
 
 static __always_inline void on_enqueue(struct task_struct *task, u32 cpu) {
   struct queued_thread key = {task->pid, task->tgid, cpu};
@@ -38,7 +34,7 @@ static __always_inline void on_dequeue(struct task_struct *task, u32 cpu) {
   struct queued_thread key = {task->pid, task->tgid, cpu};
   u64 *since = bpf_map_lookup_elem(&enqueued_at, &key);
   if (!since || !*since) return;
-  struct histogram *h = bpf_map_lookup_elem(&queue_time, &cpu);
+  struct quantize_histogram *h = bpf_map_lookup_elem(&queue_time, &cpu);
   if (!h) {
     bpf_map_update_elem(&queue_time, &cpu, &empty_histogram, BPF_NOEXIST);
     h = bpf_map_lookup_elem(&queue_time, &cpu);

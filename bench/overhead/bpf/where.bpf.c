@@ -9,18 +9,14 @@ struct {
   __type(value, u64);
 } on_cpu_since SEC(".maps");
 
-struct histogram {
-  u64 buckets[QUANTIZE_BUCKETS];
-};
-
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
   __uint(max_entries, 1024);
   __type(key, u32);
-  __type(value, struct histogram);
+  __type(value, struct quantize_histogram);
 } time_on_cpu SEC(".maps");
 
-static const struct histogram empty_histogram;
+static const struct quantize_histogram empty_histogram;
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(where, bool preempt, struct task_struct *prev, struct task_struct *next) {
@@ -28,7 +24,7 @@ int BPF_PROG(where, bool preempt, struct task_struct *prev, struct task_struct *
   u64 *since = bpf_task_storage_get(&on_cpu_since, prev, 0, 0);
   if (since && *since) {
     u32 cpu = bpf_get_smp_processor_id();
-    struct histogram *h = bpf_map_lookup_elem(&time_on_cpu, &cpu);
+    struct quantize_histogram *h = bpf_map_lookup_elem(&time_on_cpu, &cpu);
     if (!h) {
       bpf_map_update_elem(&time_on_cpu, &cpu, &empty_histogram, BPF_NOEXIST);
       h = bpf_map_lookup_elem(&time_on_cpu, &cpu);
