@@ -36,38 +36,56 @@ llvm::Value* Generator::read_kernel(llvm::Value* address, uint64_t size, const T
   return is_signed ? b().CreateSExt(raw, i64()) : b().CreateZExt(raw, i64());
 }
 
-// A kernel object named by `e` (a member, an element, a dereference): its address.
-static llvm::Value* kernel_address(Generator& g, const lang::Expr& e);
-
-static llvm::Value* member_address(Generator& g, const lang::Expr& e) {
-  const lang::Expr& base = *e.operand(0);
-  llvm::Value* base_address = e.arrow ? g.eval_int(base) : g.eval(base).v;
-  return g.b().CreateAdd(base_address, g.const64(static_cast<int64_t>(e.offset_bits / 8)));
+llvm::Value* Generator::load_btf_field(llvm::Value* address, uint64_t size, const Type* type) {
+  llvm::Value* raw = b().CreateLoad(b().getIntNTy(static_cast<unsigned>(size * 8)), b().CreateIntToPtr(address, ptr()));
+  bool is_signed = type->is_integer() && type->is_signed;
+  return is_signed ? b().CreateSExt(raw, i64()) : b().CreateZExt(raw, i64());
 }
 
-static llvm::Value* element_address(Generator& g, const lang::Expr& e) {
+// A kernel object named by `e` (a member, an element, a dereference): its address, and whether
+// the verifier knows it as a BTF-typed pointer.
+struct KernelAddress {
+  llvm::Value* address;
+  bool btf;
+};
+static KernelAddress kernel_address(Generator& g, const lang::Expr& e);
+
+static KernelAddress member_address(Generator& g, const lang::Expr& e) {
+  Value base = g.eval(*e.operand(0));
+  return {g.b().CreateAdd(base.v, g.const64(static_cast<int64_t>(e.offset_bits / 8))), base.btf};
+}
+
+static KernelAddress element_address(Generator& g, const lang::Expr& e) {
   Value base = g.eval(*e.operand(0));
   llvm::Value* index = g.eval_int(*e.operand(1));
-  return g.b().CreateAdd(base.v, g.b().CreateMul(index, g.const64(static_cast<int64_t>(e.type->size))));
+  // Only a constant offset keeps a BTF pointer readable by plain loads.
+  bool btf = base.btf && llvm::isa<llvm::ConstantInt>(index);
+  return {g.b().CreateAdd(base.v, g.b().CreateMul(index, g.const64(static_cast<int64_t>(e.type->size)))), btf};
 }
 
-static llvm::Value* kernel_address(Generator& g, const lang::Expr& e) {
+static KernelAddress kernel_address(Generator& g, const lang::Expr& e) {
   switch (e.kind) {
     case ExprKind::Member: return member_address(g, e);
     case ExprKind::Index: return element_address(g, e);
     case ExprKind::Unary:
-      if (e.unary_op == lang::UnaryOp::Deref) return g.eval_int(*e.operand(0));
+      if (e.unary_op == lang::UnaryOp::Deref) {
+        Value pointer = g.eval(*e.operand(0));
+        return {pointer.v, pointer.btf};
+      }
       break;
     default: break;
   }
   throw Unsupported(e.loc, "taking the address of this expression is not supported");
 }
 
-// Reads the kernel object at `address` as a value of `type`.
-static Value kernel_value(Generator& g, llvm::Value* address, const Type* type, const lang::Expr& e) {
-  if (is_kernel_aggregate(type)) return {address, type, 0, true};
+// Reads the kernel object at `at` as a value of `type`.
+static Value kernel_value(Generator& g, const KernelAddress& at, const Type* type, const lang::Expr& e) {
+  llvm::Value* address = at.address;
+  if (is_kernel_aggregate(type)) return {address, type, 0, true, at.btf};
   if (type->is_string()) return g.string_from_kernel(address, type->size);
   if (!type->is_scalar()) throw Unsupported(e.loc, "reading a value of type " + lang::type_name(type));
+  if (at.btf && !(e.kind == ExprKind::Member && e.bitfield_bits))
+    return {g.load_btf_field(address, type->size, type), type, 0, false, type->is_pointer()};
   if (e.kind == ExprKind::Member && e.bitfield_bits) {
     uint64_t bit = e.offset_bits % 8;
     llvm::Value* word = g.read_kernel(address, 8, g.program().types->integer(8, false));
@@ -101,11 +119,11 @@ llvm::Value* Generator::kernel_field(llvm::Value* address, const char* record_na
     address = b().CreateAdd(address, const64(static_cast<int64_t>(member->offset_bits / 8)));
     record = member->type;
     if (++step < path.size() && record->is_pointer()) {  // follow a pointer to the next record
-      address = read_kernel(address, 8, record);
+      address = load_btf_field(address, 8, record);
       record = record->target;
     }
   }
-  return read_kernel(address, record->size, record);
+  return load_btf_field(address, record->size, record);
 }
 
 static Value builtin(Generator& g, const lang::Expr& e) {
@@ -153,7 +171,7 @@ static Value builtin(Generator& g, const lang::Expr& e) {
     case lang::Builtin::Probemod: return g.string_literal(g.probe().module);
     case lang::Builtin::Probefunc: return g.string_literal(g.probe().function);
     case lang::Builtin::Probename: return g.string_literal(g.probe().name);
-    case lang::Builtin::Curthread: return {g.context_task(), type};
+    case lang::Builtin::Curthread: return {g.context_task(), type, 0, false, /*btf=*/true};
     case lang::Builtin::Epid:
     case lang::Builtin::Id: return {g.const64(g.probe().id), type};
     case lang::Builtin::Errno:
@@ -290,7 +308,8 @@ static Value ternary(Generator& g, const lang::Expr& e) {
   llvm::PHINode* phi = b.CreatePHI(then_value.v->getType(), 2);
   phi->addIncoming(then_value.v, then_end);
   phi->addIncoming(else_value.v, else_end);
-  Value result{phi, e.type, std::max(then_value.capacity, else_value.capacity), then_value.in_kernel};
+  Value result{phi, e.type, std::max(then_value.capacity, else_value.capacity), then_value.in_kernel,
+               then_value.btf && else_value.btf};
   if (!e.type->is_string() && e.type->is_integer()) result.v = g.normalize(phi, e.type);
   return result;
 }
@@ -313,12 +332,16 @@ Value Generator::eval(const lang::Expr& e) {
       return load_variable(e);
     case ExprKind::Builtin:
       return builtin(*this, e);
-    case ExprKind::ProbeArg:
-      return {normalize(hook_->arg(*this, probe_->args.at(e.id).source), e.type), e.type};
+    case ExprKind::ProbeArg: {
+      probes::ArgSource source = probe_->args.at(e.id).source;
+      Value arg{normalize(hook_->arg(*this, source), e.type), e.type};
+      arg.btf = e.type->is_pointer() && hook_->arg_is_btf(source);
+      return arg;
+    }
     case ExprKind::Unary: {
       using lang::UnaryOp;
-      if (e.unary_op == UnaryOp::Deref) return kernel_value(*this, eval_int(*e.operand(0)), e.type, e);
-      if (e.unary_op == UnaryOp::AddressOf) return {kernel_address(*this, *e.operand(0)), e.type};
+      if (e.unary_op == UnaryOp::Deref) return kernel_value(*this, kernel_address(*this, e), e.type, e);
+      if (e.unary_op == UnaryOp::AddressOf) return {kernel_address(*this, *e.operand(0)).address, e.type};
       if (e.unary_op == UnaryOp::Not) return {widen(b().CreateNot(condition(*e.operand(0)))), e.type};
       llvm::Value* v = eval_int(*e.operand(0));
       if (e.unary_op == UnaryOp::Neg) v = b().CreateNeg(v);

@@ -31,6 +31,9 @@ struct Value {
   const lang::Type* type = nullptr;
   uint64_t capacity = 0;  // strings
   bool in_kernel = false;
+  // A kernel address the verifier knows as a BTF-typed pointer (tp_btf arguments, the current task,
+  // pointers loaded through those): its fields are read with plain loads instead of a helper call.
+  bool btf = false;
 };
 
 class Generator {
@@ -70,8 +73,11 @@ class Generator {
   Value eval_condition_value(const lang::Expr& e);
   llvm::Value* condition(const lang::Expr& e);  // i1
   llvm::Value* read_kernel(llvm::Value* address, uint64_t size, const lang::Type* type);
+  // A field of a BTF-typed object, loaded directly (a faulting address reads as 0).
+  llvm::Value* load_btf_field(llvm::Value* address, uint64_t size, const lang::Type* type);
   // Reads record_name's member `path` (following pointers between steps) from the kernel object
-  // at `address`, e.g. task_struct {"real_parent", "tgid"}.
+  // at `address`, e.g. task_struct {"real_parent", "tgid"}. `address` must be a BTF-typed pointer
+  // (a tp_btf argument or the current task).
   llvm::Value* kernel_field(llvm::Value* address, const char* record_name, std::initializer_list<const char*> path,
                             const lang::SourceRange& loc = {});
   // A map that a hook needs (created on first request; the same name returns the same map).

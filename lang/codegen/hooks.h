@@ -42,6 +42,9 @@ class Hook {
   virtual llvm::Value* context_task(Generator& g) const;
   // The native value of an argument (the translator input of args[N]).
   virtual llvm::Value* arg(Generator& g, probes::ArgSource source) const;
+  // Whether the native value of a pointer argument is a BTF-typed pointer for the verifier
+  // (tracepoint arguments of tp_btf programs are).
+  virtual bool arg_is_btf(probes::ArgSource source) const { return attach_kind() == AttachPoint::Kind::BtfTracepoint; }
   // arg0..arg9.
   virtual llvm::Value* raw_arg(Generator& g, int n) const;
   // i1 condition the probe fires under (preempt/sleep on sched_switch), or null: always.

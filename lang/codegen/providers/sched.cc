@@ -122,6 +122,7 @@ class TickHook : public Hook {
     if (source == ArgSource::InterruptedTask) return Hook::context_task(g);
     return Hook::arg(g, source);
   }
+  bool arg_is_btf(ArgSource) const override { return true; }  // the current task, from its BTF helper
 };
 
 // enqueue/dequeue with DTrace's dispatch-queue meaning: a thread is queued while it is runnable
@@ -242,6 +243,8 @@ class SurrenderHook : public Hook {
     if (source == ArgSource::InterruptedTask) return g.binding().task;
     return Hook::arg(g, source);
   }
+  // The task comes out of a map: a plain number to the verifier.
+  bool arg_is_btf(ArgSource) const override { return false; }
 
   void emit(Generator& g, const std::string& section, const std::vector<const probes::Probe*>& probes) const override {
     auto& b = g.b();
