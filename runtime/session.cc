@@ -76,7 +76,6 @@ class DropReporter {
       switch (static_cast<DropCounter>(counter)) {
         case DropCounter::DynamicVariable: std::cerr << output::dynamic_variable_drops(total); break;
         case DropCounter::SpeculationUnavailable: std::cerr << output::failed_speculations_unavailable(total); break;
-        case DropCounter::SpeculationBusy: std::cerr << output::failed_speculations_busy(total); break;
         default: break;
       }
     }

@@ -163,11 +163,4 @@ std::vector<char> BpfModule::emit_object() {
   return std::vector<char>(buffer.begin(), buffer.end());
 }
 
-std::string BpfModule::ir_text() const {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  module_->print(stream, nullptr);
-  return text;
-}
-
 }  // namespace dsched::codegen

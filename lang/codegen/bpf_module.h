@@ -51,9 +51,6 @@ class BpfModule {
   // Runs LLVM's optimisation pipeline and the BPF back end; returns the ELF object.
   std::vector<char> emit_object();
 
-  // Textual IR, for -v style debugging and tests.
-  std::string ir_text() const;
-
  private:
   llvm::DIType* map_field_int_array(uint64_t count);
   llvm::DIType* di_int(unsigned bits, bool is_signed);

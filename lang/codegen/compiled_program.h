@@ -109,9 +109,8 @@ enum class DropCounter : uint32_t {
   RingBufferFull = 0,    // a record could not be reserved
   DynamicVariable = 1,   // an associative-array or thread-local update failed
   Aggregation = 2,       // an aggregation update failed (map full)
-  SpeculationBusy = 3,
-  SpeculationUnavailable = 4,
-  Count = 5,
+  SpeculationUnavailable = 3,  // speculation() found every buffer in use
+  Count = 4,
 };
 
 }  // namespace dsched

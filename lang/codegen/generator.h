@@ -70,7 +70,6 @@ class Generator {
   // Expressions (expressions.cc).
   Value eval(const lang::Expr& e);
   llvm::Value* eval_int(const lang::Expr& e);  // integers and pointers as i64
-  Value eval_condition_value(const lang::Expr& e);
   llvm::Value* condition(const lang::Expr& e);  // i1
   llvm::Value* read_kernel(llvm::Value* address, uint64_t size, const lang::Type* type);
   // A field of a BTF-typed object, loaded directly (a faulting address reads as 0).

@@ -69,10 +69,6 @@ std::string failed_speculations_unavailable(uint64_t count) {
   return counted(count, "failed speculation") + " (no speculative buffer available)\n";
 }
 
-std::string failed_speculations_busy(uint64_t count) {
-  return counted(count, "failed speculation") + " (available buffer(s) still busy)\n";
-}
-
 std::string output_drops(uint64_t count, unsigned cpu) { return counted(count, "drop") + on_cpu(cpu) + "\n"; }
 
 std::string aggregation_drops(uint64_t count, unsigned cpu) {

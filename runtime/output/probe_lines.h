@@ -32,7 +32,6 @@ std::string matched_probes(bool is_script, std::string_view name, uint64_t count
 std::string dynamic_variable_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
 std::string speculative_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
 std::string failed_speculations_unavailable(uint64_t count);
-std::string failed_speculations_busy(uint64_t count);
 std::string output_drops(uint64_t count, unsigned cpu);
 std::string aggregation_drops(uint64_t count, unsigned cpu);
 

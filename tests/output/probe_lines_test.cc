@@ -40,7 +40,6 @@ TEST_CASE("drop reports read in the singular for one") {
   CHECK(speculative_drops(3) == "dsched: 3 speculative drops\n");
   CHECK(failed_speculations_unavailable(2) ==
         "dsched: 2 failed speculations (no speculative buffer available)\n");
-  CHECK(failed_speculations_busy(1) == "dsched: 1 failed speculation (available buffer(s) still busy)\n");
   CHECK(output_drops(3, 1) == "dsched: 3 drops on CPU 1\n");
   CHECK(output_drops(1, 0) == "dsched: 1 drop on CPU 0\n");
   CHECK(aggregation_drops(2, 0) == "dsched: 2 aggregation drops on CPU 0\n");
