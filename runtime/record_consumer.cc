@@ -31,7 +31,6 @@ std::vector<output::Value> field_values(std::string_view record, const std::vect
   return values;
 }
 
-printf_spec::Format parsed(const std::string& text) { return printf_spec::parse_format(text).format; }
 
 }  // namespace
 
@@ -61,6 +60,12 @@ void RecordConsumer::consume(std::string_view record) {
     return;
   }
   print(record, layout);
+}
+
+const printf_spec::Format& RecordConsumer::format_of(const RecordedAction& action) {
+  auto [it, inserted] = formats_.try_emplace(&action);
+  if (inserted) it->second = printf_spec::parse_format(action.format).format;
+  return it->second;
 }
 
 void RecordConsumer::report_fault(std::string_view record) {
@@ -105,14 +110,14 @@ void RecordConsumer::run_action(std::string_view record, const RecordedAction& a
       out_ += output::render_trace(field_value(record, action.fields[0]), options_.quiet);
       break;
     case Kind::Printf:
-      out_ += output::render_format(parsed(action.format), field_values(record, action.fields));
+      out_ += output::render_format(format_of(action), field_values(record, action.fields));
       break;
     case Kind::Printa: {
       auto aggs = aggregations();
       if (action.format.empty())
         out_ += output::printa_plain(aggs, options_.sort);
       else
-        out_ += output::printa_formatted(parsed(action.format), aggs, options_.sort);
+        out_ += output::printa_formatted(format_of(action), aggs, options_.sort);
       break;
     }
     case Kind::Exit:
@@ -149,7 +154,7 @@ void RecordConsumer::run_action(std::string_view record, const RecordedAction& a
       break;
     }
     case Kind::System: {
-      std::string command = output::render_format(parsed(action.format), field_values(record, action.fields));
+      std::string command = output::render_format(format_of(action), field_values(record, action.fields));
       if (flush_) flush_(take_output());
       if (std::system(command.c_str()) == -1) std::cerr << "dsched: system() failed to run: " << command << "\n";
       break;

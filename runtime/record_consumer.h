@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lang/codegen/compiled_program.h"
+#include "lang/printf_spec.h"
 #include "runtime/aggregation_store.h"
 #include "runtime/output/agg_order.h"
 
@@ -55,6 +57,9 @@ class RecordConsumer {
   std::function<void(const std::string&)> flush_;
   std::function<void(const FaultRecord&)> on_fault_;
   void report_fault(std::string_view record);
+  // Each action's format, parsed on first use (records repeat; their formats do not change).
+  const printf_spec::Format& format_of(const RecordedAction& action);
+  std::unordered_map<const RecordedAction*, printf_spec::Format> formats_;
 };
 
 }  // namespace dsched

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,18 +15,6 @@
 using namespace dsched::test;
 
 namespace {
-
-// The kernel frees a closed program after a grace period (RCU), so one still being freed may be
-// listed for a few milliseconds after dsched exits. A real leak (a program held by a link, a pin or
-// a live process) stays; wait a bounded time for the list to empty and return what is left.
-std::vector<std::string> programs_left_after_exit() {
-  std::vector<std::string> left = leftover_programs();
-  for (int i = 0; i < 100 && !left.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    left = leftover_programs();
-  }
-  return left;
-}
 
 // A `sleep 30` child of the test, to be followed with -p.
 class Sleeper {
@@ -65,7 +52,7 @@ TEST_CASE("BEGIN runs, prints and exits with exit()'s status") {
   RunResult r = run_dsched({"-qn", "BEGIN { printf(\"hello %s %d\\n\", execname, 7); exit(3); }"});
   CHECK(r.out == "hello dsched 7\n\n");
   CHECK(r.status == 3);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("exit(n) becomes the exit status, from BEGIN or from a later probe") {
@@ -77,7 +64,7 @@ TEST_CASE("exit(n) becomes the exit status, from BEGIN or from a later probe") {
   }
   RunResult tick = run_dsched({"-qn", "tick-10ms { exit(7); }"});
   CHECK(tick.status == 7);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("after exit() only END runs, then the end-of-run newline") {
@@ -88,14 +75,14 @@ TEST_CASE("after exit() only END runs, then the end-of-run newline") {
   CHECK(r.out.find("tick 2\n") == std::string::npos);
   CHECK(std::regex_match(r.out, std::regex("tick 1\nend after [0-9]+\n\n")));
   CHECK(r.status == 5);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("a tick-driven script counts ticks to a fixed number") {
   RunResult r = run_dsched({"-qn", "tick-100hz { n++; } tick-100hz /n == 10/ { printf(\"%d\\n\", n); exit(0); }"});
   CHECK(r.out == "10\n\n");
   CHECK(r.status == 0);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("SIGTERM and SIGINT end the run through END and print the aggregations") {
@@ -114,7 +101,7 @@ TEST_CASE("SIGTERM and SIGINT end the run through END and print the aggregations
     REQUIRE(std::regex_match(r.out, m, std::regex("ready\nend 1\n\n +([0-9]+)\n\n?  k {49} +([0-9]+)\n\n?")));
     CHECK(m[1] == m[2]);
     CHECK(std::stoi(m[1]) > 0);
-    CHECK(programs_left_after_exit().empty());
+    CHECK(leftover_programs().empty());
   }
 }
 
@@ -123,7 +110,7 @@ TEST_CASE("-c runs the command with $target as its pid and ends when it exits") 
   CHECK(r.out == "1\n\n");
   CHECK(r.status == 0);
   CHECK_FALSE(r.timed_out);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-c: the command's output passes through, between BEGIN's and END's") {
@@ -131,7 +118,7 @@ TEST_CASE("-c: the command's output passes through, between BEGIN's and END's") 
                             "echo hello from the command"});
   CHECK(r.out == "begin\nhello from the command\nend\n\n");
   CHECK(r.status == 0);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-c with a command that does not exist fails with status 1") {
@@ -139,7 +126,7 @@ TEST_CASE("-c with a command that does not exist fails with status 1") {
   CHECK(r.status == 1);
   CHECK(r.err.find("dsched: failed to execute") != std::string::npos);
   CHECK(r.err.find("No such file or directory") != std::string::npos);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 // dtrace(1) starts the command before enabling anything and reports "failed to execute <command>".
@@ -162,7 +149,7 @@ TEST_CASE("-p follows a process; the run ends by itself when the process goes, t
   CHECK_FALSE(r.timed_out);
   CHECK(r.status == 0);
   CHECK(r.out == "ready 1\nend\n\n");
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-p with a process that does not exist fails with status 1 naming the pid") {
@@ -174,7 +161,7 @@ TEST_CASE("-p with a process that does not exist fails with status 1 naming the 
   CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK(r.err.find("dsched: failed to grab pid " + pid) != std::string::npos);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-o sends the output to a file, appending, and nothing to stdout") {
@@ -191,7 +178,7 @@ TEST_CASE("-o sends the output to a file, appending, and nothing to stdout") {
   RunResult bad = run_dsched({"-qn", "BEGIN { exit(0); }", "-o", "/nonexistent-dir/out.txt"});
   CHECK(bad.status == 1);
   CHECK(bad.err.find("/nonexistent-dir/out.txt") != std::string::npos);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("a killed dsched leaves nothing in the kernel either") {
@@ -201,7 +188,7 @@ TEST_CASE("a killed dsched leaves nothing in the kernel either") {
   run.signal(SIGKILL);
   RunResult r = run.wait();
   CHECK(r.status == 128 + SIGKILL);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("compile errors and programs the kernel refuses leave nothing behind") {
@@ -211,5 +198,5 @@ TEST_CASE("compile errors and programs the kernel refuses leave nothing behind")
   RunResult refused = run_dsched({"-qn", "BEGIN { x = 1; } sched:::on-cpu { j++; printf(\"%d\\n\", "
                                          "curthread->comm[j]); }"});
   CHECK(refused.status == 1);
-  CHECK(programs_left_after_exit().empty());
+  CHECK(leftover_programs().empty());
 }
