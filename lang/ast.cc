@@ -20,6 +20,8 @@ ExprPtr clone(const Expr& expr) {
   copy->value = expr.value;
   copy->text = expr.text;
   copy->binary_op = expr.binary_op;  // copies whichever union member is active (same size)
+  copy->function = expr.function;
+  copy->variable = expr.variable;
   copy->compound = expr.compound;
   copy->increment = expr.increment;
   copy->prefix = expr.prefix;
@@ -44,15 +46,6 @@ ExprPtr ParseContext::node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> 
   return e;
 }
 
-const char* builtin_name(Builtin builtin) {
-  static const char* const names[] = {
-      "timestamp", "vtimestamp", "walltimestamp", "cpu", "curcpu", "pid", "ppid", "tid",
-      "execname", "uid", "gid", "probeprov", "probemod", "probefunc", "probename", "arg0",
-      "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8", "arg9", "args",
-      "curthread", "curlwpsinfo", "curpsinfo", "stackdepth", "ustackdepth", "errno", "epid", "id"};
-  return names[int(builtin)];
-}
-
 const char* unary_op_text(UnaryOp op) {
   static const char* const names[] = {"-", "+", "!", "~", "*", "&"};
   return names[int(op)];
@@ -72,22 +65,6 @@ bool is_comparison(BinaryOp op) {
     default:
       return false;
   }
-}
-
-const char* func_name(Func func) {
-  static const char* const names[] = {
-      "trace", "printf", "printa", "exit", "stack", "ustack", "speculation", "speculate",
-      "commit", "discard", "normalize", "denormalize", "trunc", "clear", "setopt", "stringof",
-      "strlen", "strjoin", "substr", "strchr", "strrchr", "strstr", "basename", "dirname",
-      "lltostr", "copyinstr", "copyin", "rand", "system", "raise", "ctprof_snapshot",
-      "ctprof_compare"};
-  return names[int(func)];
-}
-
-const char* agg_func_name(AggFunc func) {
-  static const char* const names[] = {"count", "sum", "avg", "min", "max", "stddev",
-                                      "quantize", "lquantize", "llquantize"};
-  return names[int(func)];
 }
 
 }  // namespace dsched::lang

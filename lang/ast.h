@@ -26,7 +26,7 @@ enum class ExprKind {
   IntLiteral,
   StringLiteral,
   Variable,    // a D variable: global scalar, global associative array, self->, this->
-  Builtin,     // timestamp, pid, curthread, arg0...
+  Builtin,     // a built-in variable: timestamp, pid, curthread, arg0...
   ProbeArg,    // the native value of args[N] (id = N): for each probe P of the clause,
                // P->args[N].source says which value it is; a translated argument's input
   Unary,
@@ -50,12 +50,10 @@ enum class ExprKind {
 
 enum class VarScope { Global, ThreadLocal, ClauseLocal };
 
-enum class Builtin {
-  Timestamp, Vtimestamp, Walltimestamp, Cpu, Curcpu, Pid, Ppid, Tid, Execname, Uid, Gid,
-  Probeprov, Probemod, Probefunc, Probename, Arg0, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7,
-  Arg8, Arg9, Args, Curthread, Curlwpsinfo, Curpsinfo, Stackdepth, Ustackdepth, Errno, Epid, Id,
-};
-const char* builtin_name(Builtin builtin);
+// Built-ins are descriptors (builtins/builtin.h); the tree points at them.
+class Function;
+class AggregatingFunction;
+class BuiltinVariable;
 
 enum class UnaryOp { Neg, Plus, Not, BitNot, Deref, AddressOf };
 enum class BinaryOp {
@@ -65,18 +63,6 @@ enum class BinaryOp {
 const char* unary_op_text(UnaryOp op);
 const char* binary_op_text(BinaryOp op);
 bool is_comparison(BinaryOp op);
-
-// Actions (statement-level, void) and subroutines (values).
-enum class Func {
-  Trace, Printf, Printa, Exit, Stack, Ustack, Speculation, Speculate, Commit, Discard,
-  Normalize, Denormalize, Trunc, Clear, Setopt, Stringof, Strlen, Strjoin, Substr, Strchr,
-  Strrchr, Strstr, Basename, Dirname, Lltostr, Copyinstr, Copyin, Rand, System, Raise,
-  CtprofSnapshot, CtprofCompare,
-};
-const char* func_name(Func func);
-
-enum class AggFunc { Count, Sum, Avg, Min, Max, Stddev, Quantize, Lquantize, Llquantize };
-const char* agg_func_name(AggFunc func);
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -99,10 +85,10 @@ struct Expr {
   union {
     UnaryOp unary_op;
     BinaryOp binary_op;    // Binary; Assign: the compound operator when `compound`
-    Builtin builtin;
-    Func func;
     VarScope scope;
   };
+  const Function* function = nullptr;        // Call, once checked
+  const BuiltinVariable* variable = nullptr;  // Builtin
   bool compound = false;   // Assign: `op=`
   bool increment = false;  // IncDec: ++ rather than --
   bool prefix = false;     // IncDec: ++x rather than x++
@@ -204,7 +190,7 @@ struct Stmt {
   int agg_id = -1;               // set by sema
   std::vector<ExprPtr> keys;
   std::string func_text;         // as written, checked by sema
-  AggFunc agg_func = AggFunc::Count;
+  const AggregatingFunction* aggregating = nullptr;  // set by sema
   std::vector<ExprPtr> args;     // the value argument (if any), then the constant parameters
   ExprPtr increment;             // quantize/lquantize/llquantize's optional increment (else null)
   SourceRange func_loc;

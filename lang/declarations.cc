@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "builtins.h"
-#include "diagnostics.h"
-#include "sema.h"
+#include "lang/builtins/builtin.h"
+#include "lang/diagnostics.h"
+#include "lang/sema.h"
+#include "lang/typedefs.h"
 
 namespace dsched::lang {
 namespace {
@@ -51,10 +52,10 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     std::string name = setting.substr(0, eq);
     std::optional<std::string> value;
     if (eq != std::string::npos) value = setting.substr(eq + 1);
-    OptionValue parsed;
+    abi::OptionValue parsed;
     std::string error;
-    if (!parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
-    program_.options.values[name] = parsed;
+    if (!abi::parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
+    program_.options.set(name, parsed);
     return;
   }
   if (w[1] == "depends_on" || w[1] == "attributes" || w[1] == "binding" || w[1] == "ident")
@@ -244,7 +245,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
         typedefs_[d.name] = type;
         break;
       case Storage::Inline: {
-        if (inlines_.count(d.name) || enum_constants_.count(d.name) || find_builtin(d.name))
+        if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
           fail(d.loc, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
         check_value(value);
@@ -261,7 +262,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
         VarScope scope = decl.spec.storage == Storage::Self   ? VarScope::ThreadLocal
                          : decl.spec.storage == Storage::This ? VarScope::ClauseLocal
                                                               : VarScope::Global;
-        if (find_builtin(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
+        if (is_reserved_variable_name(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
           fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
         if (find_variable(scope, d.name))
           fail(d.loc, "variable " + d.name + " is already declared");

@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "ast.h"
-#include "frontend.h"
-#include "lang/printf_spec.h"
-#include "program.h"
+#include "abi/printf_spec.h"
+#include "lang/ast.h"
+#include "lang/checker.h"
+#include "lang/frontend.h"
+#include "lang/program.h"
 
 namespace dsched::lang {
 
@@ -27,10 +28,26 @@ struct InlineConstant {
   ExprPtr value;  // checked expression
 };
 
-class Sema {
+class Sema : public Checker {
  public:
-  Sema(Program& program, const FrontendOptions& options, std::vector<TopItem*> items);
+  Sema(Program& program, const FrontendOptions& options, ProbeCatalog& catalog, std::vector<TopItem*> items);
   void run();
+
+  // ---- Checker, for the built-ins' checks ----
+  Program& program() override { return program_; }
+  TypeUniverse& types() override { return types_; }
+  const Type* type(std::string_view text, SourceRange where) override {
+    return resolve_type_text(std::string(text), where);
+  }
+  void value(ExprPtr& e) override { check_value(e); }
+  void scalar(ExprPtr& e, std::string_view context) override { check_scalar(e, std::string(context).c_str()); }
+  void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }
+  void to_string(ExprPtr& e) override;
+  int64_t constant(ExprPtr& e, std::string_view what) override {
+    return constant_integer(e, std::string(what).c_str());
+  }
+  const Aggregation& aggregation(Expr& reference) override;
+  void format(Expr& call, size_t format_index, const Aggregation* printa_target) override;
 
  private:
   // ---- declarations.cc ----
@@ -78,9 +95,7 @@ class Sema {
   void check_assoc_keys(ExprPtr& e, Variable* existing);
   const Type* storable(const Type* type, SourceRange loc);
   void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
-  void use_builtin(Builtin builtin);
   void probe_arg(ExprPtr& e, int64_t index);
-  void to_string(ExprPtr& e);             // wraps a char sequence in stringof()
 
   // ---- translators.cc ----
   struct PendingTranslation {
@@ -92,14 +107,11 @@ class Sema {
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
   std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);
-  const probes::ArgSpec& arg_spec(int64_t index, SourceRange loc);
+  const ProbeArg& arg_spec(int64_t index, SourceRange loc);
 
   // ---- sema_calls.cc ----
   void check_call(ExprPtr& e);
   void check_aggregation(Stmt& stmt);
-  void check_agg_ref(Expr& e);
-  // printf()/system() arguments, or a printa() format against its aggregation's keys.
-  void check_format(Expr& call, size_t format_index, const Aggregation* printa_target);
   static printf_spec::ArgType format_arg_type(const Type* type);
 
   // ---- constants.cc ----
@@ -108,6 +120,7 @@ class Sema {
   Program& program_;
   TypeUniverse& types_;
   const FrontendOptions& options_;
+  ProbeCatalog& catalog_;
   std::vector<TopItem*> items_;
 
   std::map<std::string, const Type*> typedefs_;

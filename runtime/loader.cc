@@ -65,7 +65,7 @@ std::string LibbpfLogCapture::take() {
   return text;
 }
 
-LoadedObject::LoadedObject(bpf_object* object, std::vector<AttachPoint> points)
+LoadedObject::LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points)
     : object_(object), points_(std::move(points)) {}
 
 LoadedObject::~LoadedObject() {
@@ -74,7 +74,7 @@ LoadedObject::~LoadedObject() {
 }
 
 std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
-                                                 const std::vector<AttachPoint>& points, bool verbose,
+                                                 const std::vector<abi::AttachPoint>& points, bool verbose,
                                                  std::string& error) {
   LibbpfLogCapture log;
   LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
@@ -83,14 +83,14 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
     error = "cannot open the compiled program: " + errno_text(errno);
     return nullptr;
   }
-  for (const AttachPoint& point : points) {
+  for (const abi::AttachPoint& point : points) {
     if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
       bpf_program__set_autoattach(program, false);
   }
   if (int err = bpf_object__load(object)) {
     std::string verifier = log.take();
     std::string clause = "the program";
-    for (const AttachPoint& point : points) {
+    for (const abi::AttachPoint& point : points) {
       // libbpf names the program whose load failed: "prog '<name>': failed to load"
       if (verifier.find("prog '" + point.program + "': failed to load") != std::string::npos) {
         clause = "clause for " + point.clause;
@@ -107,9 +107,9 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
 }
 
 bool LoadedObject::attach(std::string& error) {
-  for (const AttachPoint& point : points_) {
-    if (point.kind == AttachPoint::Kind::OnDemand) continue;
-    if (point.kind == AttachPoint::Kind::PerfTimer) {
+  for (const abi::AttachPoint& point : points_) {
+    if (point.kind == abi::AttachPoint::Kind::OnDemand) continue;
+    if (point.kind == abi::AttachPoint::Kind::PerfTimer) {
       if (!attach_perf_timer(point, error)) {
         detach();
         return false;
@@ -128,10 +128,11 @@ bool LoadedObject::attach(std::string& error) {
   return true;
 }
 
-bool LoadedObject::attach_perf_timer(const AttachPoint& point, std::string& error) {
+bool LoadedObject::attach_perf_timer(const abi::AttachPoint& point, std::string& error) {
   bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
-  int cpus = point.every_cpu ? libbpf_num_possible_cpus() : 1;
-  for (int cpu = 0; cpu < cpus; ++cpu) {
+  int first = point.every_cpu ? 0 : point.cpu;
+  int last = point.every_cpu ? libbpf_num_possible_cpus() - 1 : point.cpu;
+  for (int cpu = first; cpu <= last; ++cpu) {
     perf_event_attr attr{};
     attr.size = sizeof attr;
     attr.type = PERF_TYPE_SOFTWARE;
@@ -162,13 +163,13 @@ void LoadedObject::detach() {
 }
 
 bool LoadedObject::run(const std::string& name, std::string& error,
-                       const std::array<uint64_t, kOnDemandArgs>& arguments) {
+                       const std::array<uint64_t, abi::kOnDemandArgs>& arguments) {
   bpf_program* program = bpf_object__find_program_by_name(object_, name.c_str());
   if (!program) {
     error = "no program " + name;
     return false;
   }
-  std::array<uint64_t, kOnDemandArgs> args = arguments;
+  std::array<uint64_t, abi::kOnDemandArgs> args = arguments;
   LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args.data(), .ctx_size_in = sizeof args);
   if (int err = bpf_prog_test_run_opts(bpf_program__fd(program), &options)) {
     error = "cannot run " + name + ": " + errno_text(err);

@@ -134,8 +134,9 @@ llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
   return builder_->CreateCall(type, callee, args);
 }
 
-std::vector<char> BpfModule::emit_object() {
+std::vector<char> BpfModule::emit_object(std::string* lowered, std::string* optimized) {
   di_->finalize();
+  if (lowered) llvm::raw_string_ostream(*lowered) << *module_;
   std::string problems;
   llvm::raw_string_ostream problem_stream(problems);
   if (llvm::verifyModule(*module_, &problem_stream))
@@ -154,6 +155,7 @@ std::vector<char> BpfModule::emit_object() {
     passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module_, modules);
   }
 
+  if (optimized) llvm::raw_string_ostream(*optimized) << *module_;
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;

@@ -1,0 +1,97 @@
+#include "lang/probe_catalog.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+namespace dsched::lang {
+namespace {
+
+struct Description {
+  std::string provider, module, function, name;
+};
+
+// "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
+Description split_description(const std::string& text) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (;;) {
+    size_t colon = text.find(':', start);
+    fields.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  while (fields.size() < 4) fields.insert(fields.begin(), "");
+  return {fields[0], fields[1], fields[2], fields[3]};
+}
+
+bool field_matches(const std::string& pattern, const std::string& value) {
+  return pattern.empty() || fnmatch(pattern.c_str(), value.c_str(), 0) == 0;
+}
+
+bool has_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
+
+bool matches(const Description& d, const Probe& p) {
+  return field_matches(d.provider, p.provider) && field_matches(d.module, p.module) &&
+         field_matches(d.function, p.function) && field_matches(d.name, p.name);
+}
+
+std::vector<const Provider*>& providers() {
+  static std::vector<const Provider*> registered;
+  return registered;
+}
+
+}  // namespace
+
+std::string Probe::full_name() const { return provider + ":" + module + ":" + function + ":" + name; }
+
+// Sorted by name, so probe ids do not depend on link order (dtrace's BEGIN, END, ERROR come first).
+std::vector<const Provider*> all_providers() { return providers(); }
+void register_provider(const Provider& provider) {
+  auto& list = providers();
+  auto at = std::find_if(list.begin(), list.end(), [&](const Provider* p) { return p->name() > provider.name(); });
+  list.insert(at, &provider);
+}
+
+ProbeCatalog::ProbeCatalog() {
+  for (const Provider* provider : providers())
+    for (Probe& probe : provider->probes()) add(std::move(probe));
+}
+
+void ProbeCatalog::add(Probe probe) {
+  probe.id = uint32_t(probes_.size() + 1);
+  probes_.push_back(std::move(probe));
+}
+
+std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
+  Description d = split_description(text);
+  if (!d.name.empty() && !has_glob(d.name)) {
+    for (const Provider* provider : providers()) {
+      if (!field_matches(d.provider, std::string(provider->name()))) continue;
+      std::optional<Probe> made = provider->probe_named(d.name);
+      if (!made || !matches(d, *made)) continue;
+      bool known = false;
+      for (const Probe& p : probes_) known |= p.owner == provider && p.name == made->name;
+      if (!known) add(std::move(*made));
+    }
+  }
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_)
+    if (matches(d, probe)) result.push_back(&probe);
+  return result;
+}
+
+std::vector<const Probe*> ProbeCatalog::provider(const std::string& name) const {
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_)
+    if (probe.provider == name) result.push_back(&probe);
+  return result;
+}
+
+std::vector<const Probe*> ProbeCatalog::all() const {
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_) result.push_back(&probe);
+  return result;
+}
+
+}  // namespace dsched::lang
