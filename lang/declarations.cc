@@ -1,5 +1,7 @@
 // Sema for everything between clauses: pragmas, declarations, typedefs, structs, enums, inlines
 // and translators; and turning written types into Types.
+#include <unistd.h>
+
 #include <algorithm>
 #include <sstream>
 
@@ -7,6 +9,7 @@
 #include "lang/diagnostics.h"
 #include "lang/sema.h"
 #include "lang/typedefs.h"
+#include "stdlib.h"
 
 namespace dsched::lang {
 namespace {
@@ -58,9 +61,28 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     program_.options.set(name, parsed);
     return;
   }
-  if (w[1] == "depends_on" || w[1] == "attributes" || w[1] == "binding" || w[1] == "ident")
-    return;  // stability and dependency annotations: nothing to enforce on Linux
+  if (w[1] == "depends_on") return depends_on(pragma, w);
+  // Stability attributes and identification only describe the program.
+  if (w[1] == "attributes" || w[1] == "binding" || w[1] == "ident") return;
   fail(pragma.loc, "unknown D pragma: " + printable(w[1]));
+}
+
+// #pragma D depends_on provider|module|library NAME: the program cannot compile without it.
+void Sema::depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& w) {
+  if (w.size() != 4) fail(pragma.loc, "#pragma D depends_on needs a kind (provider, module, library) and a name");
+  const std::string& kind = w[2];
+  const std::string& name = w[3];
+  bool met = false;
+  if (kind == "provider") {
+    for (const Provider* provider : all_providers()) met |= provider->name() == name;
+  } else if (kind == "module") {
+    met = name == "vmlinux" || access(("/sys/module/" + name).c_str(), F_OK) == 0;
+  } else if (kind == "library") {
+    for (const stdlib::Source& source : stdlib::sources()) met |= source.name == name;
+  } else {
+    fail(pragma.loc, "#pragma D depends_on: unknown kind " + printable(kind) + " (provider, module or library)");
+  }
+  if (!met) fail(pragma.loc, "the program depends on " + kind + " " + printable(name) + ", which is not available");
 }
 
 const Type* Sema::resolve_spec(const DeclSpec& spec) {

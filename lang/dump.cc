@@ -139,9 +139,12 @@ void dump_statement(std::ostream& out, const Stmt& stmt) {
   }
   out << "  @" << stmt.agg_name;
   if (stmt.agg_id >= 0) out << '#' << stmt.agg_id;
-  out << '[';
-  for (size_t i = 0; i < stmt.keys.size(); ++i) out << (i ? ", " : "") << dump(*stmt.keys[i]);
-  out << "] = " << (stmt.aggregating ? std::string(stmt.aggregating->name()) : stmt.func_text) << '(';
+  if (!stmt.keys.empty()) {
+    out << '[';
+    for (size_t i = 0; i < stmt.keys.size(); ++i) out << (i ? ", " : "") << dump(*stmt.keys[i]);
+    out << ']';
+  }
+  out << " = " << (stmt.aggregating ? std::string(stmt.aggregating->name()) : stmt.func_text) << '(';
   for (size_t i = 0; i < stmt.args.size(); ++i) out << (i ? ", " : "") << dump(*stmt.args[i]);
   if (stmt.increment) out << ", increment " << dump(*stmt.increment);
   out << ")\n";

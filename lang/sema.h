@@ -53,6 +53,7 @@ class Sema : public Checker {
   // ---- declarations.cc ----
   void declare_builtin_types();
   void pragma(const PragmaSyntax& pragma);
+  void depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& words);
   void declaration(DeclarationSyntax& decl);
   void translator(TranslatorSyntax& syntax);
   const Type* resolve_spec(const DeclSpec& spec);

@@ -212,7 +212,8 @@ int run_main(const std::vector<std::string>& args) {
     case Invocation::Mode::List:
       return list_probes(inv);
     case Invocation::Mode::Demo:
-      return run_demo([](const std::vector<std::string>& demo_args) { return run_main(demo_args); });
+      return run_demo([](const std::vector<std::string>& demo_args) { return run_main(demo_args); }, std::cout,
+                      std::cerr);
     case Invocation::Mode::DemoWorkload:
       return run_demo_workload();
     case Invocation::Mode::CompileOnly:

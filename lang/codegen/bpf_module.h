@@ -57,6 +57,7 @@ class BpfModule {
   llvm::DIType* di_int(unsigned bits, bool is_signed);
 
   std::unique_ptr<llvm::TargetMachine> machine_;
+  std::string backend_errors_;  // what LLVM reported as errors while compiling (its diagnostics)
   std::unique_ptr<llvm::LLVMContext> context_;
   std::unique_ptr<llvm::Module> module_;
   std::unique_ptr<llvm::IRBuilder<>> builder_;

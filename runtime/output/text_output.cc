@@ -18,17 +18,18 @@ void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes)
 }
 
 void TextOutput::begin_firing(const abi::Firing& firing) {
-  if (options_.quiet()) return;
+  quiet_firing_ = options_.quiet();
+  if (quiet_firing_) return;
   if (!heading_printed_) pending_ += heading();
   heading_printed_ = true;
   pending_ += probe_prefix(firing.cpu, firing.probe_id, firing.function, firing.name);
 }
 
 void TextOutput::end_firing() {
-  if (!options_.quiet()) pending_ += "\n";
+  if (!quiet_firing_) pending_ += "\n";
 }
 
-void TextOutput::trace(const abi::Value& value) { pending_ += render_trace(value, options_.quiet()); }
+void TextOutput::trace(const abi::Value& value) { pending_ += render_trace(value, quiet_firing_); }
 
 void TextOutput::printf(const printf_spec::Format& format, std::span<const abi::Value> args) {
   pending_ += render_format(format, args);

@@ -48,8 +48,10 @@ class Lquantize : public Histogram {
     auto& b = ir.b();
     Params p(u.params());
     llvm::Value* v = u.value();
+    // Used only when v >= base, where v - base is not negative: an unsigned division (BPF before
+    // v4 has no signed one).
     llvm::Value* inside =
-        b.CreateAdd(b.CreateSDiv(b.CreateSub(v, ir.const64(p.base)), ir.const64(p.step)), ir.const64(1));
+        b.CreateAdd(b.CreateUDiv(b.CreateSub(v, ir.const64(p.base)), ir.const64(p.step)), ir.const64(1));
     llvm::Value* index = b.CreateSelect(b.CreateICmpSGE(v, ir.const64(p.top())), ir.const64(p.levels() + 1), inside);
     u.add_increment_at(b.CreateSelect(b.CreateICmpSLT(v, ir.const64(p.base)), ir.const64(0), index));
   }
