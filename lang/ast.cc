@@ -14,7 +14,9 @@ ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {
   return e;
 }
 
-ExprPtr clone(const Expr& expr) {
+ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& replace) {
+  if (replace)
+    if (ExprPtr replaced = replace(expr)) return replaced;
   auto copy = std::make_unique<Expr>(expr.kind, expr.loc);
   copy->type = expr.type;
   copy->value = expr.value;
@@ -27,12 +29,14 @@ ExprPtr clone(const Expr& expr) {
   copy->prefix = expr.prefix;
   copy->arrow = expr.arrow;
   copy->string_macro = expr.string_macro;
+  copy->translator_input = expr.translator_input;
   copy->id = expr.id;
   copy->offset_bits = expr.offset_bits;
   copy->bitfield_bits = expr.bitfield_bits;
   copy->type_name = expr.type_name;
   copy->depth = expr.depth;
-  for (const ExprPtr& operand : expr.operands) copy->operands.push_back(clone(*operand));
+  copy->operands.reserve(expr.operands.size());
+  for (const ExprPtr& operand : expr.operands) copy->operands.push_back(clone(*operand, replace));
   return copy;
 }
 

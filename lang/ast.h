@@ -2,6 +2,7 @@
 // compile every Expr has `type` set and only the "typed" node kinds below remain.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -11,11 +12,10 @@
 
 namespace dsched::lang {
 
+// A place in a source: line and column are worked out from the text when a message needs them.
 struct SourcePos {
   uint32_t file = 0;    // index into the compile's source list
   uint32_t offset = 0;  // byte offset in that source
-  uint32_t line = 1;
-  uint32_t column = 1;  // 1-based, in bytes
 };
 struct SourceRange {
   SourcePos begin, end;
@@ -94,6 +94,7 @@ struct Expr {
   bool prefix = false;     // IncDec: ++x rather than x++
   bool arrow = false;      // Member: p->m rather than s.m
   bool string_macro = false;  // MacroVar: $$name
+  bool translator_input = false;  // a translator's input, substituted where its body names it
   int id = -1;             // Variable: index in its scope's table; AggRef: aggregation id;
                            // ProbeArg: argument index
   uint64_t offset_bits = 0;    // Member: offset of the member in the (pointed-to) record
@@ -107,8 +108,9 @@ struct Expr {
 
 ExprPtr make_expr(ExprKind kind, SourceRange loc);
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);
-// Deep copy; used to expand inlines and translator members at each use.
-ExprPtr clone(const Expr& expr);
+// Deep copy; used to expand inlines and translator members at each use. `replace` may give a node
+// to use instead of the copy of a subtree (null: copy it).
+ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& replace = {});
 
 // ---- Declarations (parse form; sema turns them into Types) ----
 

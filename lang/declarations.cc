@@ -219,6 +219,14 @@ const Type* Sema::resolve_type_name(const TypeName& name) {
 }
 
 const Type* Sema::resolve_type_text(const std::string& text, SourceRange loc) {
+  // Built-in variables and probe arguments name the same few types over and over.
+  if (auto known = resolved_texts_.find(text); known != resolved_texts_.end()) return known->second;
+  const Type* type = parse_type_text(text, loc);
+  resolved_texts_.emplace(text, type);
+  return type;
+}
+
+const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
   std::string base = text;
   int stars = 0;
   while (!base.empty() && (base.back() == '*' || base.back() == ' ')) {

@@ -3,7 +3,7 @@
 #include "lang/frontend.h"
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "lang/codegen/codegen.h"
 #include "lang/diagnostics.h"
@@ -44,7 +44,7 @@ class Sources {
 };
 
 std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types) {
-  std::set<std::string> typedef_names;
+  std::unordered_set<std::string> typedef_names;
   for (const BuiltinTypedef& t : builtin_typedefs()) typedef_names.insert(t.name);
   typedef_names.insert("caddr_t");
   std::vector<ParseTree> trees(sources.size());

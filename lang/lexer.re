@@ -58,26 +58,9 @@ constexpr int kMaxNesting = 256;
 
 Lexer::Lexer(const std::string& text, uint32_t file, ParseContext& ctx)
     : text_(text), cursor_(text.data()), limit_(text.data() + text.size()), file_(file),
-      ctx_(ctx), mapped_(text.data()) {
-  mapped_pos_.file = file;
-}
+      ctx_(ctx) {}
 
-SourcePos Lexer::position(const char* at) {
-  if (at < mapped_) {
-    mapped_ = text_.data();
-    mapped_pos_ = SourcePos{file_, 0, 1, 1};
-  }
-  for (; mapped_ < at; ++mapped_) {
-    if (*mapped_ == '\n') {
-      ++mapped_pos_.line;
-      mapped_pos_.column = 1;
-    } else {
-      ++mapped_pos_.column;
-    }
-  }
-  mapped_pos_.offset = uint32_t(at - text_.data());
-  return mapped_pos_;
-}
+SourcePos Lexer::position(const char* at) const { return SourcePos{file_, uint32_t(at - text_.data())}; }
 
 SourceRange Lexer::range(const char* begin, const char* end) {
   token_begin_ = begin;
@@ -89,7 +72,6 @@ SourceRange Lexer::range(const char* begin, const char* end) {
 }
 
 SourceRange Lexer::extend(SourceRange start) {
-  // Only forward: position() rescans from the top when asked about an earlier offset.
   token_begin_ = text_.data() + start.begin.offset;
   token_end_ = cursor_;
   start.end = position(cursor_);

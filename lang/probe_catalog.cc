@@ -25,11 +25,12 @@ Description split_description(const std::string& text) {
   return {fields[0], fields[1], fields[2], fields[3]};
 }
 
-bool field_matches(const std::string& pattern, const std::string& value) {
-  return pattern.empty() || fnmatch(pattern.c_str(), value.c_str(), 0) == 0;
-}
-
 bool has_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
+
+bool field_matches(const std::string& pattern, const std::string& value) {
+  if (pattern.empty()) return true;
+  return has_glob(pattern) ? fnmatch(pattern.c_str(), value.c_str(), 0) == 0 : pattern == value;
+}
 
 bool matches(const Description& d, const Probe& p) {
   return field_matches(d.provider, p.provider) && field_matches(d.module, p.module) &&

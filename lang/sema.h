@@ -3,6 +3,8 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,7 @@ class Sema : public Checker {
                                  std::vector<const Type*>* key_types);
   const Type* resolve_type_name(const TypeName& name);
   const Type* resolve_type_text(const std::string& text, SourceRange loc);
+  const Type* parse_type_text(const std::string& text, SourceRange loc);
   const Type* record_type(const RecordSpec& spec);
   const Type* enum_type(const EnumSpec& spec);
   int64_t constant_integer(ExprPtr& e, const char* what);
@@ -108,6 +111,7 @@ class Sema : public Checker {
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
   std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);
+  ExprPtr translated_value(const Translator& t, const std::string& member, const Expr& input, SourceRange use);
   const ProbeArg& arg_spec(int64_t index, SourceRange loc);
 
   // ---- sema_calls.cc ----
@@ -129,10 +133,14 @@ class Sema : public Checker {
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
   std::map<std::string, InlineConstant> inlines_;
+  std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<std::unique_ptr<Translator>> translators_;
   std::map<std::string, int> variable_index_[3];
   std::map<std::string, int> aggregation_index_;
 
+  // Checked translator members, by translator, member and input type, for inputs whose value the
+  // check cannot depend on (a probe argument, a built-in variable): later uses copy them.
+  std::map<std::tuple<const Translator*, std::string, const Type*>, ExprPtr> translated_;
   Clause* clause_ = nullptr;  // the clause being checked
   std::vector<std::pair<std::string, const Expr*>> bindings_;  // translator inputs in scope
 };

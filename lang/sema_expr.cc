@@ -168,6 +168,7 @@ void Sema::check_ident(ExprPtr& e) {
       SourceRange loc = e->loc;
       e = clone(*it->second);
       e->loc = loc;
+      e->translator_input = true;
       return;
     }
   }

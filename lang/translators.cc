@@ -140,24 +140,45 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
   return std::nullopt;
 }
 
+// A copy of `e` with every substituted translator input replaced by a copy of `input`.
+static ExprPtr with_input(const Expr& e, const Expr& input) {
+  return clone(e, [&](const Expr& node) -> ExprPtr {
+    if (!node.translator_input) return nullptr;
+    ExprPtr replaced = clone(input);
+    replaced->loc = node.loc;
+    replaced->translator_input = true;
+    return replaced;
+  });
+}
+
+ExprPtr Sema::translated_value(const Translator& t, const std::string& name, const Expr& input, SourceRange use) {
+  bool cacheable = input.kind == ExprKind::ProbeArg || input.kind == ExprKind::Builtin;
+  auto key = std::make_tuple(&t, name, input.type);
+  if (cacheable)
+    if (auto hit = translated_.find(key); hit != translated_.end()) return with_input(*hit->second, input);
+  auto it = t.members.find(name);
+  if (it == t.members.end())
+    fail(use, "the translator to " + type_name(t.output) + " does not define member " + name);
+  ExprPtr value = clone(*it->second->value);
+  bindings_.emplace_back(t.input_name, &input);
+  try {
+    check_value(value);
+  } catch (const CompileError& error) {
+    // The translator is library code: report the use, which is what the user can change.
+    fail(use, "cannot read " + name + " through the translator to " + type_name(t.output) + ": " + error.what());
+  }
+  bindings_.pop_back();
+  if (cacheable) translated_[key] = clone(*value);
+  return value;
+}
+
 void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
   const Translator& t = *pending.translator;
   const std::string& name = e->text;
   auto declared = t.output->find_member(name);
   if (!declared) fail(e->loc, type_name(t.output) + " has no member named " + name);
+  ExprPtr value = translated_value(t, name, *pending.input, e->loc);
   auto it = t.members.find(name);
-  if (it == t.members.end())
-    fail(e->loc, "the translator to " + type_name(t.output) + " does not define member " + name);
-  ExprPtr value = clone(*it->second->value);
-  bindings_.emplace_back(t.input_name, pending.input.get());
-  try {
-    check_value(value);
-  } catch (const CompileError& error) {
-    // The translator is library code: report the use, which is what the user can change.
-    fail(e->loc, "cannot read " + name + " through the translator to " + type_name(t.output) +
-                     ": " + error.what());
-  }
-  bindings_.pop_back();
   const Type* want = declared->type;
   const Type* got = value->type;
   if (want->is_integer() && got->is_integer() && got->size == want->size &&
