@@ -5,6 +5,58 @@
 
 namespace dsched::lang {
 
+namespace {
+
+// Sanitizer builds keep malloc, whose checks catch a node used after it is freed.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPoolNodes = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPoolNodes = false;
+#else
+constexpr bool kPoolNodes = true;
+#endif
+#else
+constexpr bool kPoolNodes = true;
+#endif
+
+struct FreeNode {
+  FreeNode* next;
+};
+
+struct NodePool {
+  static constexpr size_t kNodesPerBlock = 256;
+  FreeNode* free = nullptr;
+  std::vector<std::unique_ptr<std::byte[]>> blocks;  // never shrinks: later compiles reuse them
+
+  void* take() {
+    if (!free) refill();
+    FreeNode* node = free;
+    free = node->next;
+    return node;
+  }
+  void give(void* node) { free = new (node) FreeNode{free}; }
+  void refill() {
+    static_assert(alignof(Expr) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    auto& block = blocks.emplace_back(new std::byte[kNodesPerBlock * sizeof(Expr)]);
+    for (size_t i = 0; i < kNodesPerBlock; ++i) give(block.get() + i * sizeof(Expr));
+  }
+};
+
+thread_local NodePool node_pool;
+
+}  // namespace
+
+void* Expr::operator new(size_t size) {
+  if (!kPoolNodes || size != sizeof(Expr)) return ::operator new(size);
+  return node_pool.take();
+}
+
+void Expr::operator delete(void* node, size_t size) {
+  if (!kPoolNodes || size != sizeof(Expr)) return ::operator delete(node, size);
+  node_pool.give(node);
+}
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc) { return std::make_unique<Expr>(kind, loc); }
 
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {

@@ -22,7 +22,7 @@ class Lexer {
 
   Parser::symbol_type top_token();
   Parser::symbol_type code_token();
-  Parser::symbol_type identifier(const std::string& word, SourceRange loc);
+  Parser::symbol_type identifier(std::string word, SourceRange loc);
   Parser::symbol_type number(const char* start, SourceRange loc);
   Parser::symbol_type string_literal(SourceRange start);
   Parser::symbol_type char_literal(SourceRange start);

@@ -7,8 +7,27 @@
 namespace dsched::lang {
 namespace {
 
+// One field of a description: empty matches anything, a glob goes through fnmatch, anything else
+// must be equal. Whether it is a glob is decided once, not once per probe it is tried against.
+struct FieldPattern {
+  std::string text;
+  bool glob = false;
+
+  explicit FieldPattern(std::string field)
+      : text(std::move(field)), glob(text.find_first_of("*?[") != std::string::npos) {}
+  bool matches(const std::string& value) const {
+    if (text.empty()) return true;
+    return glob ? fnmatch(text.c_str(), value.c_str(), 0) == 0 : text == value;
+  }
+};
+
 struct Description {
-  std::string provider, module, function, name;
+  FieldPattern provider, module, function, name;
+
+  bool matches(const Probe& p) const {
+    return provider.matches(p.provider) && module.matches(p.module) && function.matches(p.function) &&
+           name.matches(p.name);
+  }
 };
 
 // "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
@@ -22,19 +41,7 @@ Description split_description(const std::string& text) {
     start = colon + 1;
   }
   while (fields.size() < 4) fields.insert(fields.begin(), "");
-  return {fields[0], fields[1], fields[2], fields[3]};
-}
-
-bool has_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
-
-bool field_matches(const std::string& pattern, const std::string& value) {
-  if (pattern.empty()) return true;
-  return has_glob(pattern) ? fnmatch(pattern.c_str(), value.c_str(), 0) == 0 : pattern == value;
-}
-
-bool matches(const Description& d, const Probe& p) {
-  return field_matches(d.provider, p.provider) && field_matches(d.module, p.module) &&
-         field_matches(d.function, p.function) && field_matches(d.name, p.name);
+  return {FieldPattern(fields[0]), FieldPattern(fields[1]), FieldPattern(fields[2]), FieldPattern(fields[3])};
 }
 
 std::vector<const Provider*>& providers() {
@@ -66,11 +73,11 @@ void ProbeCatalog::add(Probe probe) {
 
 std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
   Description d = split_description(text);
-  if (!d.name.empty() && !has_glob(d.name)) {
+  if (!d.name.text.empty() && !d.name.glob) {
     for (const Provider* provider : providers()) {
-      if (!field_matches(d.provider, std::string(provider->name()))) continue;
-      std::optional<Probe> made = provider->probe_named(d.name);
-      if (!made || !matches(d, *made)) continue;
+      if (!d.provider.matches(std::string(provider->name()))) continue;
+      std::optional<Probe> made = provider->probe_named(d.name.text);
+      if (!made || !d.matches(*made)) continue;
       bool known = false;
       for (const Probe& p : probes_) known |= p.owner == provider && p.name == made->name;
       if (!known) add(std::move(*made));
@@ -78,7 +85,7 @@ std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
   }
   std::vector<const Probe*> result;
   for (const Probe& probe : probes_)
-    if (matches(d, probe)) result.push_back(&probe);
+    if (d.matches(probe)) result.push_back(&probe);
   return result;
 }
 

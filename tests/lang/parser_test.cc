@@ -47,6 +47,21 @@ TEST_CASE("unary, postfix, compound assignment and comma") {
   CHECK(expr_dump("(long long)a + b") == "(+ (cast long long " + A + "):long long " + B + "):long long");
 }
 
+TEST_CASE("postfix binds tighter than prefix, prefix and casts tighter than binary operators") {
+  const std::string with_array = "a = 1; b = 2; c = 3; m[1] = 5;";
+  const std::string M = "(global m#3 1:int):int";
+  CHECK(expr_dump("-m[1]", with_array) == "(- " + M + "):int");
+  CHECK(expr_dump("++m[1]", with_array) == "(pre++ " + M + "):int");
+  CHECK(expr_dump("(long)m[1] * 2", with_array) == "(* (cast long " + M + "):long long 2:int):long long");
+  CHECK(expr_dump("-(long)a") == "(- (cast long " + A + "):long long):long long");
+  CHECK(expr_dump("!a || b ? c : a") == "(?: (|| (! " + A + "):int " + B + "):int " + C + " " + A + "):int");
+  CHECK(expr_dump("sizeof(int) - 1") == "3:size_t");  // not sizeof((int)-1)
+  CHECK(expr_dump("sizeof m[1] + 1", with_array) == "5:size_t");
+  CHECK(error_of("BEGIN { x = sizeof (int) a; }").find("syntax error near \"a\"") != std::string::npos);
+  CHECK(error_of("BEGIN { x = ++a++; }").find("cannot assign here") != std::string::npos);  // ++(a++)
+  CHECK(error_of("BEGIN { a + b = c; }").find("syntax error near \"=\"") != std::string::npos);
+}
+
 TEST_CASE("assignments and ++ inside expressions (whoqueue.d's form)") {
   std::string d = dump_of(
       "sched:::enqueue { this->len = ++qlen[this->cpu = args[2]->cpu_id]; }");
