@@ -85,19 +85,29 @@ std::string rendered_errors(const Sources& sources, Body body) {
   return {};
 }
 
+// Parses the sources after the embedded library and hands the trees to `then`; an error from
+// either ends up rendered in `error`.
+template <typename Then>
+void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options, std::string& error,
+                Then then) {
+  if (script_sources.empty()) {
+    error = "dsched: no program to compile";
+    return;
+  }
+  Sources sources(script_sources);
+  error = rendered_errors(sources, [&] {
+    auto types = std::make_shared<TypeUniverse>(256);
+    std::vector<ParseTree> trees = parse_all(sources, options, *types);
+    then(trees, std::move(types));
+  });
+}
+
 }  // namespace
 
 Compilation compile(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
                     ProbeCatalog& catalog, Stage until, std::optional<Stage> dump) {
   Compilation result;
-  if (script_sources.empty()) {
-    result.error = "dsched: no program to compile";
-    return result;
-  }
-  Sources sources(script_sources);
-  result.error = rendered_errors(sources, [&] {
-    auto types = std::make_shared<TypeUniverse>(256);
-    std::vector<ParseTree> trees = parse_all(sources, options, *types);
+  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
     if (dump == Stage::Parse)
       for (size_t i = Sources::library_count(); i < trees.size(); ++i) result.dump += lang::dump(trees[i]);
     if (until == Stage::Parse) return;
@@ -126,14 +136,7 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
 CheckResult check(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
                   ProbeCatalog& catalog) {
   CheckResult result;
-  if (script_sources.empty()) {
-    result.error = "dsched: no program to compile";
-    return result;
-  }
-  Sources sources(script_sources);
-  result.error = rendered_errors(sources, [&] {
-    auto types = std::make_shared<TypeUniverse>(256);
-    std::vector<ParseTree> trees = parse_all(sources, options, *types);
+  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
     result.program = check_trees(trees, options, catalog, std::move(types));
   });
   return result;

@@ -146,20 +146,25 @@ llvm::Value* Strings::find_byte(const Value& s, llvm::Value* c, bool last) {
     b.CreateCondBr(b.CreateICmpEQ(byte, ir.const64(0)), done, more);
     b.SetInsertPoint(more);
     llvm::Value* match = b.CreateICmpEQ(byte, b.CreateAnd(c, ir.const64(0xff)));
-    if (last) {
+    if (last)
       ir.when(match, [&] { b.CreateStore(i, found); });
-    } else {
-      llvm::BasicBlock* next = ir.new_block("find.next");
-      llvm::BasicBlock* hit = ir.new_block("find.hit");
-      b.CreateCondBr(match, hit, next);
-      b.SetInsertPoint(hit);
-      b.CreateStore(i, found);
-      b.CreateBr(done);
-      b.SetInsertPoint(next);
-    }
+    else
+      leave_when(match, found, i, done);
   });
   b.SetInsertPoint(done);
   return b.CreateLoad(ir.i64(), found);
+}
+
+void Strings::leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::BasicBlock* next = ir.new_block("leave.no");
+  llvm::BasicBlock* leave = ir.new_block("leave.yes");
+  b.CreateCondBr(cond, leave, next);
+  b.SetInsertPoint(leave);
+  b.CreateStore(value, slot);
+  b.CreateBr(exit);
+  b.SetInsertPoint(next);
 }
 
 }  // namespace dsched::codegen

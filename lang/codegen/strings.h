@@ -58,6 +58,8 @@ class Strings {
     b.CreateCondBr(b.CreateICmpULT(i_next, ir.const64(static_cast<int64_t>(n))), head, exit);
     b.SetInsertPoint(exit);
   }
+  // Inside a loop's body: when `cond` holds, stores `value` into `slot` and leaves for `exit`.
+  void leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit);
 
  private:
   uint64_t strsize() const { return l_.program.options.strsize(); }

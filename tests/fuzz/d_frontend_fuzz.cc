@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lang/frontend.h"
+#include "lang/program.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static dsched::lang::ProbeCatalog catalog;

@@ -142,13 +142,7 @@ class Strstr : public StringFunction {
       llvm::Value* fits =
           b.CreateICmpULE(b.CreateAdd(start, needle_length), ir.const64(static_cast<int64_t>(s.capacity)));
       llvm::Value* hit = b.CreateAnd(fits, b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0)));
-      llvm::BasicBlock* next = ir.new_block("strstr.next");
-      llvm::BasicBlock* record = ir.new_block("strstr.hit");
-      b.CreateCondBr(hit, record, next);
-      b.SetInsertPoint(record);
-      b.CreateStore(start, found);
-      b.CreateBr(done);
-      b.SetInsertPoint(next);
+      l.strings.leave_when(hit, found, start, done);
     });
     b.SetInsertPoint(done);
     return suffix_from(l, s, b.CreateLoad(ir.i64(), found));
