@@ -96,6 +96,10 @@ void derive(Group& g) {
                                       : AggValue{};
 
   g.values[kAvgWaitNs] = quotient(scalar(g, kWaitSum), scalar(g, kWaitCount));
+  g.values[kAvgIowaitNs] = quotient(scalar(g, kIowaitSum), scalar(g, kIowaitCount));
+  const long double* allocated = scalar(g, kAllocatedBytes);
+  const long double* freed = scalar(g, kDeallocatedBytes);
+  g.values[kLiveHeapEstimate] = allocated && freed ? AggValue::of(*allocated - *freed) : AggValue{};
   g.values[kAffineSuccessRatio] =
       quotient(scalar(g, kNrWakeupsAffine), scalar(g, kNrWakeupsAffineAttempts));
   const long double* run = scalar(g, kRunTimeNs);
@@ -110,9 +114,9 @@ void derive(Group& g) {
   g.values[kDiskIoFraction] = quotient(scalar(g, kReadBytes), scalar(g, kRchar));
 }
 
-std::map<std::string, Group> group_threads(const Snapshot& snap, const GroupKeys& keys) {
+std::map<std::string, Group> group_threads(const Snapshot& snap, const KeyFn& key_of) {
   std::map<std::string, std::vector<const ThreadRecord*>> members;
-  for (const auto& t : snap.threads) members[keys.key(t)].push_back(&t);
+  for (const auto& t : snap.threads) members[key_of(t)].push_back(&t);
   std::map<std::string, Group> groups;
   const long double ns_per_tick = 1e9L / snap.host.clock_ticks_per_s;
   for (const auto& [key, threads] : members) {
@@ -126,6 +130,12 @@ std::map<std::string, Group> group_threads(const Snapshot& snap, const GroupKeys
     groups.emplace(key, std::move(g));
   }
   return groups;
+}
+
+std::optional<long double> rank_value(const AggValue& v) {
+  if (v.kind == AggValue::Scalar) return v.scalar;
+  if (v.kind == AggValue::Range) return (static_cast<long double>(v.lo) + v.hi) / 2;
+  return std::nullopt;
 }
 
 }  // namespace dsched::ctprof

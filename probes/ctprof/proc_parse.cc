@@ -77,7 +77,7 @@ std::string cpu_list(const std::vector<unsigned>& cpus) {
   return out;
 }
 
-bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
+bool parse_stat(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec) {
   // comm may hold spaces and parentheses: it runs from the first '(' to the last ')'.
   const auto open = text.find('(');
   const auto close = text.rfind(')');
@@ -95,7 +95,7 @@ bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
     fields[n++] = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
   }
-  if (n <= 41) return false;
+  if (n <= 41 || fields[3].size() != 1) return false;
   std::uint64_t u = 0;
   std::int64_t i = 0;
   auto set_u = [&](std::size_t id, std::size_t field) {
@@ -112,36 +112,30 @@ bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
         set_u(kStimeTicks, 15) && set_i(kPriority, 18) && set_i(kNice, 19) &&
         set_u(kStartTimeTicks, 22) && set_u(kProcessor, 39) && set_u(kRtPriority, 40)))
     return false;
+  if (is_leader && !set_u(kNrThreads, 20)) return false;
+  constexpr std::uint64_t kPfKthread = 0x00200000;  // PF_KTHREAD in the flags field
+  if (!to_int(fields[9], u)) return false;
+  rec.kernel_thread = (u & kPfKthread) != 0;
   if (!to_int(fields[41], u)) return false;
   rec.set(kPolicy, snap.intern(policy_name(static_cast<unsigned>(u))));
+  rec.set(kState, snap.intern(fields[3]));
   return true;
 }
 
-bool parse_status(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec) {
+bool parse_status(std::string_view text, ThreadRecord& rec) {
   unsigned found = 0;
   bool ok = true;
-  auto number = [&](std::size_t id, std::string_view value) {
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+    const std::size_t id = key == "voluntary_ctxt_switches"      ? kVoluntaryCsw
+                           : key == "nonvoluntary_ctxt_switches" ? kNonvoluntaryCsw
+                                                                  : kMetricCount;
+    if (id == kMetricCount) return;
     std::uint64_t u = 0;
     if (to_int(value, u)) rec.set(id, u);
     else ok = false;
-  };
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
-    if (key == "State") {
-      value = trim(value);
-      if (value.empty()) ok = false;
-      else rec.set(kState, snap.intern(value.substr(0, 1)));
-      ++found;
-    } else if (key == "voluntary_ctxt_switches") {
-      number(kVoluntaryCsw, value);
-      ++found;
-    } else if (key == "nonvoluntary_ctxt_switches") {
-      number(kNonvoluntaryCsw, value);
-      ++found;
-    } else if (key == "Threads" && is_leader) {
-      number(kNrThreads, value);
-    }
+    ++found;
   });
-  return ok && found == 3;
+  return ok && found == 2;
 }
 
 bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
@@ -178,7 +172,7 @@ bool parse_io(std::string_view text, ThreadRecord& rec) {
   return ok && found == std::size(keys);
 }
 
-bool parse_sched(std::string_view text, ThreadRecord& rec) {
+bool parse_sched(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
   struct Field { std::string_view key; std::size_t id; bool is_time; };
   // Keys after their "se.", "stats." or "se.statistics." prefix.
   static constexpr Field fields[] = {
@@ -204,6 +198,10 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
       {"iowait_count", kIowaitCount, false},
       {"exec_max", kExecMax, true},
       {"slice_max", kSliceMax, true},
+      {"core_forceidle_sum", kCoreForceidleSum, true},
+      {"slice", kFairSliceNs, false},
+      {"nr_voluntary_switches", kVoluntaryCsw, false},
+      {"nr_involuntary_switches", kNonvoluntaryCsw, false},
   };
   bool ok = true;
   bool have_sleep = false;
@@ -216,6 +214,12 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
       }
     if (key == "sum_sleep_runtime") {
       have_sleep = ms_to_ns(value, sum_sleep);
+      return;
+    }
+    if (key == "ext.enabled") {
+      std::uint64_t on = 0;
+      if (to_int(value, on) && on <= 1) rec.set(kExtEnabled, snap.intern(on ? "true" : "false"));
+      else ok = false;
       return;
     }
     for (const auto& f : fields) {
@@ -231,7 +235,20 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
     const auto block = rec.value[kBlockSum];
     rec.set(kVoluntarySleepNs, sum_sleep > block ? sum_sleep - block : 0);
   }
-  return ok && rec.has.test(kNrMigrations);
+  return ok && rec.has.test(kNrMigrations) && rec.has.test(kVoluntaryCsw) &&
+         rec.has.test(kNonvoluntaryCsw);
+}
+
+bool parse_smaps_rollup(std::string_view text, std::map<std::string, std::uint64_t>& kib) {
+  bool ok = true;
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+    value = trim(value);
+    if (!value.ends_with(" kB")) return;  // the "[rollup]" header line
+    std::uint64_t v = 0;
+    if (to_int(value.substr(0, value.size() - 3), v)) kib[std::string(key)] = v;
+    else ok = false;
+  });
+  return ok && !kib.empty();
 }
 
 bool parse_cgroup(std::string_view text, std::string& path) {

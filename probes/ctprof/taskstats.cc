@@ -79,6 +79,7 @@ DelayRecord parse_taskstats_struct(std::span<const std::uint8_t> p) {
   }
   d.hiwater_rss_bytes = read_u64(p, offsetof(taskstats, hiwater_rss)) * 1024;
   d.hiwater_vm_bytes = read_u64(p, offsetof(taskstats, hiwater_vm)) * 1024;
+  d.run_virtual_total_ns = read_u64(p, offsetof(taskstats, cpu_run_virtual_total));
   return d;
 }
 

@@ -1,4 +1,5 @@
-// A synthetic /proc tree in a temporary directory, with known values, for capture tests.
+// A synthetic /proc tree (and cgroup and sysfs trees) in a temporary directory, with known
+// values, for capture tests.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,9 @@ struct FakeThread {
                 write_bytes = 0, cancelled = 0;
   std::uint64_t nr_migrations = 6;
   bool schedstats = false;  // print the CONFIG_SCHEDSTATS fields in sched
+  bool kernel_thread = false;
+  std::string smaps_rollup = "00400000-7fff0000 ---p 00000000 00:00 0    [rollup]\nRss:   1712 kB\n"
+                             "Pss:    280 kB\nSwap:     0 kB\n";
   std::string cgroup_text = "0::/system.slice/app.service\n";
 };
 
@@ -37,6 +41,38 @@ class FakeProc {
     write("uptime", "1000.50 1900.00\n");
     write("stat", "cpu  1 2 3 4\nbtime 1700000000\nprocesses 5\n");
     write("sys/kernel/task_delayacct", "1\n");
+    write("sys/kernel/sched_autogroup_enabled", "1\n");
+    write("cpuinfo", "processor\t: 0\nvendor_id\t: GenuineTest\nmodel name\t: Test CPU @ 1GHz\n");
+    write("meminfo", "MemTotal:       16384 kB\nMemFree:  1 kB\n");
+    write("cmdline", "BOOT_IMAGE=/vmlinuz quiet\n");
+    for (const char* r : {"cpu", "memory", "io", "irq"}) write(std::string("pressure/") + r, kPressure);
+  }
+
+  static constexpr const char* kPressure =
+      "some avg10=1.50 avg60=0.25 avg300=0.00 total=12345\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
+
+  // Paths of the cgroup and sysfs trees next to this /proc.
+  std::string cgroup_root() const { return root_ + "/cgroupfs"; }
+  std::string sys_root() const { return root_ + "/sysfs"; }
+  // A cgroup directory with the files of a cgroup whose cpu, memory and pids controllers are on.
+  void add_cgroup(const std::string& path, std::uint64_t usage_usec) {
+    const std::string d = "cgroupfs" + path + "/";
+    write(d + "cpu.stat", "usage_usec " + std::to_string(usage_usec) +
+                              "\nuser_usec 1\nsystem_usec 2\nnr_periods 5\nnr_throttled 3\n"
+                              "throttled_usec 700\n");
+    write(d + "cpu.max", "50000 100000\n");
+    write(d + "cpu.weight", "200\n");
+    write(d + "cpu.weight.nice", "-3\n");
+    write(d + "memory.current", "1048576\n");
+    write(d + "memory.max", "max\n");
+    write(d + "memory.high", "2097152\n");
+    write(d + "memory.low", "0\n");
+    write(d + "memory.min", "max\n");
+    write(d + "memory.stat", "anon 4096\nfile 8192\npgfault 77\n");
+    write(d + "memory.events", "low 0\nhigh 2\nmax 0\noom 0\noom_kill 0\n");
+    write(d + "pids.current", "4\n");
+    write(d + "pids.max", "max\n");
+    for (const char* r : {"cpu", "memory", "io", "irq"}) write(d + r + ".pressure", kPressure);
   }
   ~FakeProc() { fs::remove_all(root_); }
   FakeProc(const FakeProc&) = delete;
@@ -68,6 +104,7 @@ class FakeProc {
         case 15: v = t.stime; break;
         case 18: stat += " " + std::to_string(t.priority); continue;
         case 19: stat += " " + std::to_string(t.nice); continue;
+        case 9: v = t.kernel_thread ? 0x00200000 : 0x00400000; break;
         case 20: v = t.num_threads; break;
         case 22: v = t.start_time; break;
         case 39: v = t.processor; break;
@@ -94,7 +131,12 @@ class FakeProc {
                         std::string(67, '-') + "\n" +
                         "se.exec_start                                :        375298.517087\n"
                         "se.nr_migrations                             :" +
-                        pad(std::to_string(t.nr_migrations)) + "\n";
+                        pad(std::to_string(t.nr_migrations)) + "\n" +
+                        "nr_switches                                  :" +
+                        pad(std::to_string(t.vcsw + t.nvcsw)) + "\n" +
+                        "nr_voluntary_switches                        :" + pad(std::to_string(t.vcsw)) +
+                        "\nnr_involuntary_switches                      :" +
+                        pad(std::to_string(t.nvcsw)) + "\n";
     if (t.schedstats)
       sched +=
           "stats.sum_sleep_runtime                      :           500.000000\n"
@@ -106,9 +148,11 @@ class FakeProc {
           "stats.nr_wakeups                             :                   30\n"
           "stats.nr_wakeups_affine                      :                    3\n"
           "stats.nr_wakeups_affine_attempts             :                   12\n";
-    sched += "policy                                       :                    0\n";
+    sched += "policy                                       :                    0\n"
+             "se.slice                                     :              3000000\n";
     write(d + "sched", sched);
     write(d + "cgroup", t.cgroup_text);
+    if (t.tid == t.tgid && !t.kernel_thread) write(d + "smaps_rollup", t.smaps_rollup);
   }
 
  private:

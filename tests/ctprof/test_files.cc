@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ctprof.h"
 #include "snapshot_builder.h"
@@ -55,14 +57,15 @@ std::string valid_json() {
   return to_json(s);
 }
 
-// A zstd frame of `bytes` zero bytes, produced in bounded memory.
-std::string zero_bomb(std::size_t bytes) {
+// A zstd frame of `head` then `unit` repeated to about `bytes`, produced in bounded memory.
+std::string repeating_frame(const std::string& head, const std::string& unit, std::size_t bytes) {
   std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  const std::string zeros(1 << 20, '\0');
+  std::string block = head;
+  while (block.size() < (1 << 20)) block += unit;
   std::string out, chunk(ZSTD_CStreamOutSize(), '\0');
-  for (std::size_t fed = 0; fed < bytes; fed += zeros.size()) {
-    ZSTD_inBuffer in{zeros.data(), zeros.size(), 0};
-    const bool last = fed + zeros.size() >= bytes;
+  for (std::size_t fed = 0; fed < bytes; fed += block.size()) {
+    ZSTD_inBuffer in{block.data(), block.size(), 0};
+    const bool last = fed + block.size() >= bytes;
     std::size_t left;
     do {
       ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
@@ -70,8 +73,46 @@ std::string zero_bomb(std::size_t bytes) {
       REQUIRE_FALSE(ZSTD_isError(left));
       out.append(chunk.data(), o.pos);
     } while (last ? left != 0 : in.pos < in.size);
+    if (fed == 0) {  // the head only once
+      block.erase(0, head.size());
+      while (block.size() < (1 << 20)) block += unit;
+    }
   }
   return out;
+}
+
+// Reads `path` in a child process; returns the error and how far the child's resident memory
+// grew while reading (bytes).
+std::pair<std::string, std::size_t> read_in_child(const std::string& path, std::size_t cap) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(fds[0]);
+    auto kib = [](const char* key) {
+      std::ifstream status("/proc/self/status");
+      std::string line;
+      while (std::getline(status, line))
+        if (line.rfind(key, 0) == 0) return std::stoull(line.substr(line.find(':') + 1)) * 1024;
+      return 0ull;
+    };
+    const auto before = kib("VmRSS:");
+    const std::string error = read_error(path, cap);
+    const std::string report = std::to_string(kib("VmHWM:") - before) + " " + error;
+    if (write(fds[1], report.data(), report.size()) < 0) _exit(1);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string report;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) report.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  const auto space = report.find(' ');
+  return {report.substr(space + 1), std::stoull(report.substr(0, space))};
 }
 
 }  // namespace
@@ -105,35 +146,69 @@ TEST_CASE("ctprof bad snapshot files give one message naming the file and the re
   };
   CHECK(schema("array.zst", "[1,2]").find(": not a ctprof snapshot: top level is not an object") !=
         std::string::npos);
-  CHECK(schema("noformat.zst", "{\"threads\": []}").find("missing or wrong \"format\"") !=
+  CHECK(schema("noformat.zst", "{\"threads\": []}")
+            .find("noformat.zst: not a ctprof snapshot: it starts with neither \"format\" (dsched) nor "
+                  "\"captured_at_unix_ns\" (ktstr)") != std::string::npos);
+  CHECK(schema("wrongformat.zst", "{\"format\": \"other-tool\"}").find("missing or wrong \"format\"") !=
         std::string::npos);
-  std::string v2 = valid_json();
-  v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
-  CHECK(schema("v2.zst", v2).find("unsupported \"version\" (expected 1)") != std::string::npos);
+  std::string v9 = valid_json();
+  v9.replace(v9.find("\"version\":2"), 11, "\"version\":9");
+  CHECK(schema("v9.zst", v9) == (dir.path / "v9.zst").string() +
+                                    ": unsupported snapshot version 9 (this dsched reads versions 1 and "
+                                    "2); re-capture it or use a newer dsched");
   std::string short_values = valid_json();
   short_values.replace(short_values.find("\"values\":[5,"), 12, "\"values\":[");
   CHECK(schema("short.zst", short_values).find("thread 7 has") != std::string::npos);
   std::string wrong_type = valid_json();
   wrong_type.replace(wrong_type.find("\"values\":[5,"), 12, "\"values\":[\"x\",");
   const std::string wrong = schema("type.zst", wrong_type);
-  CHECK(wrong.find("type.zst: not a ctprof snapshot: type must be number, but is string") !=
+  CHECK(wrong.find("type.zst: not a ctprof snapshot: thread 7: type must be number, but is string") !=
         std::string::npos);
   std::string no_host = valid_json();
   no_host.replace(no_host.find("\"host\""), 6, "\"hozt\"");
-  CHECK(schema("nohost.zst", no_host).find("nohost.zst: not a ctprof snapshot: key 'host' not found") !=
+  CHECK(schema("nohost.zst", no_host).find("nohost.zst: not a ctprof snapshot: missing \"host\"") !=
+        std::string::npos);
+  std::string no_metrics = valid_json();
+  no_metrics.replace(no_metrics.find("\"metrics\""), 9, "\"metricz\"");
+  CHECK(schema("nometrics.zst", no_metrics).find("\"threads\" come before \"metrics\"") !=
         std::string::npos);
 }
 
-TEST_CASE("ctprof decompression stops at the size cap") {
+TEST_CASE("ctprof decompression bombs are refused without the memory they ask for") {
   TempDir dir;
-  const std::string small_bomb = dir.file("bomb1.zst", zero_bomb(3 << 20));
-  CHECK(read_error(small_bomb, 1 << 20) == small_bomb + ": decompressed size exceeds the 1 MiB cap");
-  const std::string bomb = dir.file("bomb.zst", zero_bomb((256 << 20) + (1 << 20)));
-  CHECK(fs::file_size(bomb) < 1 << 20);
-  CHECK(read_error(bomb) == bomb + ": decompressed size exceeds the 256 MiB cap");
-  const auto r = cli({"show", bomb});
+  constexpr std::size_t kExpanded = std::size_t{600} << 20;  // well past the 256 MiB cap
+  // Zeros are not JSON: refused at the first byte.
+  const std::string zeros = dir.file("zeros.zst", repeating_frame("", std::string(4096, '\0'), kExpanded));
+  CHECK(read_error(zeros).find(zeros + ": not valid JSON: ") == 0);
+
+  // Valid records, each costing memory for a few bytes of text: refused once they would take
+  // more than about twice the text read.
+  std::string head = valid_json();
+  head.resize(head.rfind("{\"tid\""));
+  std::string record = "{\"tid\":1,\"tgid\":1,\"comm\":\"\",\"pcomm\":\"\",\"cgroup\":\"\",\"values\":[";
+  for (std::size_t id = 0; id < kStoredMetricCount; ++id)
+    record += std::string(id ? "," : "") + (metric(id).unit == Unit::Text ? "\"\"" : "0");
+  record += "]},";
+  const std::string records = dir.file("records.zst", repeating_frame(head, record, kExpanded));
+  CHECK(fs::file_size(records) < 1 << 20);
+  const auto [records_error, records_growth] = read_in_child(records, kMaxDecompressedBytes);
+  CHECK(records_error.find(records + ": not a plausible ctprof snapshot: its records would take ") == 0);
+  CHECK(records_growth < std::size_t{256} << 20);
+
+  // Records that are mostly text (a ktstr snapshot with long unknown fields): stopped by the cap.
+  const std::string padded = dir.file(
+      "padded.zst", repeating_frame("{\"captured_at_unix_ns\":1,\"threads\":[",
+                                    "{\"tid\":1,\"tgid\":1,\"note\":\"" + std::string(2000, 'x') + "\"},",
+                                    kExpanded));
+  CHECK(fs::file_size(padded) < 1 << 20);
+  const auto [padded_error, padded_growth] = read_in_child(padded, kMaxDecompressedBytes);
+  CHECK(padded_error == padded + ": decompressed size exceeds the 256 MiB cap");
+  CHECK(padded_growth < std::size_t{256} << 20);
+  CHECK(read_error(padded, 1 << 20) == padded + ": decompressed size exceeds the 1 MiB cap");
+
+  const auto r = cli({"show", padded});
   CHECK(r.code == 1);
-  CHECK(r.err == "dsched ctprof: " + bomb + ": decompressed size exceeds the 256 MiB cap\n");
+  CHECK(r.err == "dsched ctprof: " + padded + ": decompressed size exceeds the 256 MiB cap\n");
 }
 
 TEST_CASE("ctprof command line: exit codes and messages") {

@@ -267,7 +267,7 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   std::vector<std::string> positional;
   const std::string table = render_compare(
       a, b, parse_report_flags({"--group-by", "comm-exact", "--metrics", "cpu_delay_total_ns"},
-                               positional, true));
+                               positional, ReportKind::Compare));
   const auto row = table.find("\nctprof-spin ");
   REQUIRE(row != std::string::npos);
   const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);

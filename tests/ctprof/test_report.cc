@@ -23,9 +23,11 @@ std::string line_with(const std::string& text, const std::string& needle) {
 
 std::vector<std::string> words(const std::string& line) { return split_flags(line); }
 
+// Compare flags, grouped by process unless the test says otherwise.
 ReportOptions flags(std::vector<std::string> args) {
   std::vector<std::string> positional;
-  return parse_report_flags(args, positional, true);
+  args.insert(args.begin(), {"--group-by", "pcomm"});
+  return parse_report_flags(args, positional, ReportKind::Compare);
 }
 
 // Baseline and candidate of a small "compile job" scenario.
@@ -102,9 +104,7 @@ TEST_CASE("ctprof aggregation rules and derived metrics") {
   b.set_signed(kNice, 2);
   add_thread(s, 3, "c", "app", {{kRunTimeNs, ~0ULL}, {delay_metric(0, kDelayMin), 25}},
              {{kPolicy, "SCHED_FIFO"}});
-  GroupKeys keys(GroupBy::Pcomm);
-  keys.add(s);
-  const auto groups = group_threads(s, keys);
+  const auto groups = group_threads(s, [](const ThreadRecord& t) { return t.pcomm; });
   REQUIRE(groups.size() == 1);
   const Group& g = groups.at("app");
   CHECK(g.threads == 3);
@@ -149,6 +149,9 @@ sshd                                1  stime_clock_ticks   3ticks → 3ticks    
 gone                              1→-  wait_time_ns             - → -                 -         -       6%
 gone                              1→-  voluntary_csw            5 → -                 -         -       6%
 gone                              1→-  stime_clock_ticks        - → -                 -         -       6%
+
+1 group(s) only in baseline (baseline):
+  gone
 )");
 }
 
@@ -211,11 +214,16 @@ db           1  blkio_delay_total_ns        0ns      500ns     +500ns        -  
 
 TEST_CASE("ctprof compare: --limit, every section heading, groups on one side") {
   auto [b, c] = delay_scenario();
-  const std::string limited = render_compare(b, c, flags({"--limit", "1", "--metrics", kDelayMetrics}));
+  // Four rows per group: the header and db's rows fill five lines, web's are cut.
+  const std::string limited = render_compare(b, c, flags({"--limit", "5", "--metrics", kDelayMetrics}));
   CHECK(limited.find("\ndb ") != std::string::npos);
   CHECK(limited.find("\nweb ") == std::string::npos);
+  CHECK(limited.find("\n... 4 more lines truncated (use --limit 0 for unlimited)\n") != std::string::npos);
+  const std::string unlimited = render_compare(b, c, flags({"--limit", "0", "--metrics", kDelayMetrics}));
+  CHECK(unlimited.find("\nweb ") != std::string::npos);
+  CHECK(unlimited.find("truncated") == std::string::npos);
 
-  const std::string all = render_compare(b, c, ReportOptions{});
+  const std::string all = render_compare(b, c, flags({"--limit", "0"}));
   CHECK(all.find("## Primary metrics\n") == 0);
   CHECK(all.find("\n\n## Taskstats delay\n") != std::string::npos);
   CHECK(all.find("\n\n## Derived metrics\n") != std::string::npos);
@@ -233,7 +241,7 @@ TEST_CASE("ctprof show: one snapshot grouped and ranked (golden)") {
   std::vector<std::string> positional;
   const auto o = parse_report_flags({"--metrics", "cpu_delay_total_ns,avg_cpu_delay_ns,nice",
                                      "--sort-by", "cpu_delay_total_ns"},
-                                    positional, false);
+                                    positional, ReportKind::Show);
   CHECK(render_show(c, o) == R"(## Primary metrics
 pcomm  threads  metric  value
 web          1  nice        -
@@ -251,9 +259,10 @@ db           1  avg_cpu_delay_ns       900ns
 TEST_CASE("ctprof flags: values, both spellings, and rejections listing valid names") {
   std::vector<std::string> positional;
   const auto o = parse_report_flags({"a.zst", "--group-by=comm", "--sections", "primary,derived",
-                                     "--sort-by", "run_time_ns:asc,wait_time_ns", "b.zst",
-                                     "--limit=3"},
-                                    positional, true);
+                                     "--sort-by", "run_time_ns:ASC, wait_time_ns", "b.zst",
+                                     "--limit=3", "--cgroup-flatten", "/k/*", "--cgroup-flatten=/j/*",
+                                     "--no-thread-normalize", "--no-cg-normalize"},
+                                    positional, ReportKind::Compare);
   CHECK(positional == std::vector<std::string>{"a.zst", "b.zst"});
   CHECK(o.group_by == GroupBy::Comm);
   CHECK(o.sections == std::set<Section>{Section::Primary, Section::Derived});
@@ -261,14 +270,17 @@ TEST_CASE("ctprof flags: values, both spellings, and rejections listing valid na
   CHECK(o.sort_by[0].metric == kRunTimeNs);
   CHECK_FALSE(o.sort_by[0].descending);
   CHECK(o.sort_by[1].descending);
-  CHECK(*o.limit == 3);
+  CHECK(o.limit == 3);
+  CHECK(o.cgroup_flatten == std::vector<std::string>{"/k/*", "/j/*"});
+  CHECK(o.no_thread_normalize);
+  CHECK(o.no_cg_normalize);
   CHECK(o.shows(kRunTimeNs));
   CHECK_FALSE(o.shows(delay_metric(0, kDelayCount)));
 
-  auto error_of = [](std::vector<std::string> args, bool display = true) {
+  auto error_of = [](std::vector<std::string> args, bool compare = true) {
     std::vector<std::string> pos;
     try {
-      parse_report_flags(args, pos, display);
+      parse_report_flags(args, pos, compare ? ReportKind::Compare : ReportKind::Show);
     } catch (const UsageError& e) {
       return std::string(e.what());
     }
@@ -284,10 +296,20 @@ TEST_CASE("ctprof flags: values, both spellings, and rejections listing valid na
   CHECK(error_of({"--sort-by", "nope:desc"}).find("unknown metric 'nope' in --sort-by") == 0);
   CHECK(error_of({"--sort-by", "run_time_ns:up"}).find("use asc or desc") != std::string::npos);
   CHECK(error_of({"--sort-by", "policy"}).find("only numeric metrics") != std::string::npos);
-  CHECK(error_of({"--display-format", "wide"}).find("valid: arrow, full") != std::string::npos);
+  CHECK(error_of({"--display-format", "wide"}).find(
+            "valid: full, delta-only, no-pct, arrow, pct-only") != std::string::npos);
   CHECK(error_of({"--display-format", "full"}, false).find("unknown flag --display-format") == 0);
-  CHECK(error_of({"--limit", "0"}).find("positive integer") != std::string::npos);
+  CHECK(error_of({"--limit", "-1"}).find("number of lines") != std::string::npos);
   CHECK(error_of({"--limit"}) == "--limit needs a value");
+  CHECK(error_of({"--sort-by", "run_time_ns,run_time_ns"}).find("duplicate metric") == 0);
+  CHECK(error_of({"--sort-by", "run_time_ns,,wait_sum"}).find("empty entry") == 0);
+  CHECK(error_of({"--columns", "group,value"}).find("unknown column 'value'") == 0);
+  CHECK(error_of({"--columns", "group,baseline"}, false).find("unknown column 'baseline'") == 0);
+  CHECK(error_of({"--columns", "arrow,baseline"}).find("arrow already shows") != std::string::npos);
+  CHECK(error_of({"--columns", "metric,metric"}).find("duplicate column") == 0);
+  CHECK(error_of({"--cgroup-flatten", "/a/[b"}).find("unclosed '['") != std::string::npos);
+  CHECK(error_of({"--wrap"}).find("--wrap is not supported") == 0);
+  CHECK(error_of({"--no-cg-normalize=yes"}) == "--no-cg-normalize takes no value");
   CHECK(error_of({"--colour", "yes"}).find("unknown flag --colour") == 0);
 }
 
@@ -297,9 +319,23 @@ TEST_CASE("ctprof metric-list names every metric with section, unit, rule and so
   for (char ch : list) lines += ch == '\n';
   CHECK(lines == kMetricCount + 1);
   const auto total = words(line_with(list, "total_offcpu_delay_ns "));
-  REQUIRE(total.size() > 4);
-  CHECK(std::vector<std::string>(total.begin(), total.begin() + 5) ==
-        std::vector<std::string>{"total_offcpu_delay_ns", "taskstats-delay", "ns", "derived", "cpu"});
+  REQUIRE(total.size() > 7);
+  CHECK(std::vector<std::string>(total.begin(), total.begin() + 8) ==
+        std::vector<std::string>{"total_offcpu_delay_ns", "taskstats-delay", "ns", "derived",
+                                 "[TASKSTATS]", "[TASK_DELAY_ACCT]", "[delayacct=on]", "cpu"});
+  CHECK(list.find("metric  ") == 0);
+  CHECK(words(line_with(list, "metric ")) ==
+        std::vector<std::string>{"metric", "section", "unit", "aggregation", "gating", "source"});
+  const auto wait_sum = words(line_with(list, "wait_sum "));
+  CHECK(std::vector<std::string>(wait_sum.begin(), wait_sum.begin() + 6) ==
+        std::vector<std::string>{"wait_sum", "primary", "ns", "sum", "[SCHED_DEBUG]", "[SCHEDSTATS]"});
+  CHECK(words(line_with(list, "minflt "))[4] == "-");  // ungated
+  const auto heap = words(line_with(list, "live_heap_estimate "));
+  CHECK(std::vector<std::string>(heap.begin(), heap.begin() + 6) ==
+        std::vector<std::string>{"live_heap_estimate", "derived", "bytes", "derived", "[jemalloc]", "[ptrace]"});
+  // Every metric has a gating cell and a source.
+  for (std::size_t id = 0; id < kMetricCount; ++id)
+    CHECK(words(line_with(list, std::string(metric(id).name) + " ")).size() >= 6);
   const auto nice = words(line_with(list, "nice "));
   CHECK(std::vector<std::string>(nice.begin(), nice.begin() + 4) ==
         std::vector<std::string>{"nice", "primary", "number", "range"});
