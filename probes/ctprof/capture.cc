@@ -80,7 +80,7 @@ class ThreadReader {
   // False when the thread exited during the walk.
   bool read_all() {
     // stat first: a thread whose stat is gone has exited.
-    if (read_at(dir_, "stat", buf_) != 0) return false;
+    if (read_at(dir_, "stat", buf_, true) != 0) return false;
     if (!parse_stat(buf_, rec_.tid == rec_.tgid, snap_, rec_)) ++failures()[kStatFile];
     attempt(kIoFile, [&](std::string_view t) { return parse_io(t, rec_); });
     // sched carries the context switches too; status is read only when sched cannot be.
@@ -97,7 +97,8 @@ class ThreadReader {
   template <typename Parse>
   bool attempt(ProcFile f, Parse&& parse) {
     if (exited_) return false;
-    if (read_at(dir_, kProcFileNames[f].data(), buf_) != 0) {
+    // sched can outgrow a page (schedstats, NUMA lines); the others are far below one.
+    if (read_at(dir_, kProcFileNames[f].data(), buf_, f != kSchedFile) != 0) {
       exited_ = faccessat(dir_, "stat", F_OK, 0) != 0;
       if (!exited_) ++failures()[f];
       return false;

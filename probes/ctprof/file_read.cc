@@ -11,7 +11,7 @@ Fd::~Fd() {
   if (fd_ >= 0) close(fd_);
 }
 
-int read_at(int dir, const char* name, std::string& buf) {
+int read_at(int dir, const char* name, std::string& buf, bool fits_in_page) {
   Fd fd(openat(dir, name, O_RDONLY | O_CLOEXEC));
   if (!fd.ok()) return errno;
   if (buf.size() < 4096) buf.resize(4096);
@@ -21,9 +21,7 @@ int read_at(int dir, const char* name, std::string& buf) {
     const ssize_t n = read(fd.get(), buf.data() + used, buf.size() - used);
     if (n < 0) return errno;
     used += static_cast<std::size_t>(n);
-    // seq_file fills the whole request unless it reached the end, so a short read is the end:
-    // this saves the extra read() that would return 0.
-    if (n == 0 || used < buf.size()) break;
+    if (n == 0 || (fits_in_page && used < buf.size())) break;
   }
   buf.resize(used);
   return 0;

@@ -28,7 +28,9 @@ class Fd {
 
 // Reads the whole file `name` relative to directory `dir` into `buf` (reused between calls, so
 // no allocation in the steady state). Returns 0 or the errno of the failure.
-int read_at(int dir, const char* name, std::string& buf);
+// A seq_file read returns at most one internal page, so a short read means the end only for a
+// file that always fits in a page: `fits_in_page` saves the final read() for such files.
+int read_at(int dir, const char* name, std::string& buf, bool fits_in_page = false);
 
 // Opens a directory (O_PATH when `path_only`); the Fd is not ok() when it cannot be opened.
 Fd open_dir(int at, const char* path, bool path_only = false);

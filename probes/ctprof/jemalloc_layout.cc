@@ -54,6 +54,9 @@ std::string read_until_eof(int fd, std::chrono::steady_clock::time_point deadlin
   if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out, 1) < 0 || dup2(null_fd, 2) < 0 ||
       dup2(library, 3) < 0)
     _exit(120);
+  // dup2 onto itself keeps close-on-exec: clear it where the descriptor already was 1 or 3.
+  fcntl(1, F_SETFD, 0);
+  fcntl(3, F_SETFD, 0);
   // Nothing but stdio and the library survives the exec; `exe` is used by the exec itself.
   syscall(SYS_close_range, 4U, ~0U, CLOSE_RANGE_CLOEXEC);
   if (geteuid() == 0 &&
@@ -68,7 +71,9 @@ std::string read_until_eof(int fd, std::chrono::steady_clock::time_point deadlin
 
 std::optional<JemallocLayout> run_helper(int library, std::string& error) {
   const auto image = jemalloc_layout_helper_image();
-  Fd exe(memfd_create("dsched-jemalloc-layout", MFD_CLOEXEC));
+  Fd staged(memfd_create("dsched-jemalloc-layout", MFD_CLOEXEC));
+  // Above the descriptors the child sets up (0-3), so setting them up cannot close it.
+  Fd exe(staged.ok() ? fcntl(staged.get(), F_DUPFD_CLOEXEC, 10) : -1);
   if (!exe.ok() || write(exe.get(), image.data(), image.size()) != static_cast<ssize_t>(image.size())) {
     error = std::string("cannot stage the layout helper: ") + std::strerror(errno);
     return std::nullopt;
