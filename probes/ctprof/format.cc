@@ -133,7 +133,7 @@ std::string limit_sections(const std::string& text, std::size_t limit) {
   if (limit == 0) return text;
   std::string out;
   std::size_t kept = 0, dropped = 0;
-  bool in_section = false;
+  bool in_table = false;  // between a "## " heading and the next blank line
   auto flush = [&] {
     if (dropped > 0)
       out += "... " + std::to_string(dropped) + " more lines truncated (use --limit 0 for unlimited)\n";
@@ -147,14 +147,15 @@ std::string limit_sections(const std::string& text, std::size_t limit) {
     pos = end;
     if (line.starts_with("## ")) {
       flush();
-      in_section = true;
-      out += line;
-    } else if (!in_section || kept < limit) {
-      ++kept;
-      out += line;
-    } else {
+      in_table = true;
+    } else if (in_table && line == "\n") {
+      flush();
+      in_table = false;
+    } else if (in_table && kept++ >= limit) {
       ++dropped;
+      continue;
     }
+    out += line;
   }
   flush();
   return out;

@@ -38,8 +38,8 @@ std::string format_state(const StateValue& v, StateUnit unit);
 // one side is missing, "-" when both are.
 std::string format_state_change(const StateValue& a, const StateValue& b, StateUnit unit);
 
-// Cuts every "## " section of `text` to `limit` lines after its heading, with a notice of how
-// many were dropped; 0 keeps everything.
+// Cuts the table under every "## " heading of `text` (its lines up to the next blank line) to
+// `limit` lines, with a notice of how many were dropped; 0 keeps everything.
 std::string limit_sections(const std::string& text, std::size_t limit);
 
 // Columns of plain text, padded to their widest cell (widths count UTF-8 characters, so "→"

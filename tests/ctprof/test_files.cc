@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ctprof.h"
+#include "options.h"
 #include "snapshot_builder.h"
 #include "snapshot_io.h"
 
@@ -38,6 +40,13 @@ std::string read_error(const std::string& path, std::size_t cap = kMaxDecompress
     return e.what();
   }
   return "(read fine)";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
 }
 
 struct CliResult {
@@ -268,4 +277,112 @@ TEST_CASE("ctprof script entry points return one-line errors") {
   const std::string err = write_snapshot((dir.path / "missing-dir" / "s.zst").string(), diag);
   CHECK(err.find("missing-dir/s.zst: cannot create") != std::string::npos);
   CHECK(err.find('\n') == std::string::npos);
+}
+
+TEST_CASE("ctprof writes snapshots atomically and never through a symlink or over other files") {
+  TempDir dir;
+  Snapshot s = ctprof_test::empty_snapshot();
+  ctprof_test::add_thread(s, 7, "app", "app", {{kRunTimeNs, 5}});
+  const std::string path = (dir.path / "snap.ctprof.zst").string();
+  auto write_error = [&](const std::string& target) {
+    try {
+      write_snapshot_file(s, target);
+    } catch (const SnapshotError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(written)");
+  };
+  CHECK(write_error(path) == "(written)");
+  CHECK(read_snapshot_file(path).threads.size() == 1);
+  // An existing snapshot (dsched's or ktstr's) is replaced.
+  s.threads.front().tid = 8;
+  CHECK(write_error(path) == "(written)");
+  CHECK(read_snapshot_file(path).threads.front().tid == 8);
+  const std::string ktstr = dir.file("ktstr.ctprof.zst", compress("{\"captured_at_unix_ns\":1,\"threads\":[]}"));
+  CHECK(write_error(ktstr) == "(written)");
+
+  // Anything else is left alone, with a message naming it.
+  const std::string notes = dir.file("notes.txt", "keep me\n");
+  CHECK(write_error(notes) == notes + ": exists and is not a ctprof snapshot; refusing to replace it");
+  CHECK(slurp(notes) == "keep me\n");
+  const std::string zstd_other = dir.file("other.zst", compress("{\"something\": \"else\"}"));
+  CHECK(write_error(zstd_other) == zstd_other + ": exists and is not a ctprof snapshot; refusing to replace it");
+  const std::string link = (dir.path / "link.ctprof.zst").string();
+  fs::create_symlink(notes, link);
+  CHECK(write_error(link) == link + ": is a symbolic link; refusing to write through it");
+  CHECK(slurp(notes) == "keep me\n");
+  const std::string dangling = (dir.path / "dangling.ctprof.zst").string();
+  fs::create_symlink(dir.path / "nowhere", dangling);
+  CHECK(write_error(dangling) == dangling + ": is a symbolic link; refusing to write through it");
+  CHECK_FALSE(fs::exists(dir.path / "nowhere"));
+  fs::create_directory(dir.path / "sub");
+  CHECK(write_error((dir.path / "sub").string()) ==
+        (dir.path / "sub").string() + ": exists and is not a regular file; refusing to replace it");
+  // No temporary file is left behind, whatever happened.
+  for (const auto& e : fs::directory_iterator(dir.path))
+    CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+
+  // Reading a FIFO does not wait for a writer.
+  const std::string fifo = (dir.path / "fifo.zst").string();
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(read_error(fifo) == fifo + ": not a regular file");
+}
+
+TEST_CASE("ctprof --help on every subcommand") {
+  for (const char* command : {"capture", "compare", "show", "metric-list"}) {
+    CAPTURE(command);
+    const auto r = cli({command, "--help"});
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.find(std::string("usage: dsched ctprof ") + command) == 0);
+    CHECK(cli({"help", command}).out == r.out);
+    CHECK(cli({command, "-h"}).out == r.out);
+  }
+  const std::string capture = cli({"capture", "--help"}).out;
+  for (const char* flag : {"--output", "--proc-root", "--cgroup-root", "--sys-root", "--no-taskstats",
+                           "--no-jemalloc", "--jemalloc-pid"})
+    CHECK(capture.find(flag) != std::string::npos);
+  const std::string compare = cli({"compare", "--help"}).out;
+  for (const char* flag : {"--group-by", "--cgroup-flatten", "--no-thread-normalize", "--no-cg-normalize",
+                           "--sections", "--metrics", "--sort-by", "--display-format", "--columns", "--limit"})
+    CHECK(compare.find(flag) != std::string::npos);
+  CHECK(cli({"show", "--help"}).out.find("--display-format") == std::string::npos);
+  const auto unknown = cli({"help", "frobnicate"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("no help for 'frobnicate'") != std::string::npos);
+}
+
+TEST_CASE("ctprof D entry points take the command line's flags through the same parsers") {
+  TempDir dir;
+  const std::string a = dir.file("a.zst", compress(valid_json()));
+  // compare_files and `ctprof compare` print the same table for the same flags...
+  for (const std::string flags : {"", "--group-by pcomm --limit 0", "--sections derived --display-format full",
+                                  "--group-by cgroup --columns group,metric,arrow"}) {
+    CAPTURE(flags);
+    std::ostringstream out;
+    CHECK(compare_files(a, a, flags, out) == "");
+    std::vector<std::string> args = {"compare", a, a};
+    for (const auto& f : split_flags(flags)) args.push_back(f);
+    CHECK(cli(args).out == out.str());
+  }
+  // ...and refuse bad ones with the same message.
+  for (const std::string flags : {"--limit x", "--group-by pid", "--wrap", "--sort-by policy"}) {
+    std::ostringstream out;
+    std::vector<std::string> args = {"compare", a, a};
+    for (const auto& f : split_flags(flags)) args.push_back(f);
+    const auto r = cli(args);
+    CHECK(r.err.find("dsched ctprof: " + compare_files(a, a, flags, out) + "\n") == 0);
+  }
+
+  // write_snapshot takes the capture flags (all but -o: the path is its first argument).
+  std::ostringstream diag;
+  const std::string proc = (dir.path / "proc").string();
+  fs::create_directories(dir.path / "proc");
+  const std::string snap = (dir.path / "s.zst").string();
+  CHECK(write_snapshot(snap, "--proc-root " + proc + " --no-taskstats --no-jemalloc", diag) == "");
+  CHECK(read_snapshot_file(snap).threads.empty());
+  CHECK(diag.str().find("ctprof parse: 0 tids walked") != std::string::npos);
+  CHECK(write_snapshot(snap, "-o other.zst", diag).find("capture: unknown flag -o; valid: --proc-root") == 0);
+  CHECK(write_snapshot(snap, "--jemalloc-pid x", diag) == "--jemalloc-pid needs a process id, got 'x'");
+  CHECK(write_snapshot(snap, "--no-taskstats=1", diag) == "--no-taskstats takes no value");
 }

@@ -212,6 +212,25 @@ TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
   const ThreadRecord* leader = find_tid(snap, pid);
   REQUIRE(leader);
   CHECK(leader->value[kNrThreads] == std::stoull(status_field(slurp("/proc/self/status"), "Threads")));
+  // The leader carries the process's smaps_rollup; its Rss is what the kernel says about it now
+  // (within what this test allocates meanwhile).
+  REQUIRE(leader->smaps_kib.count("Rss"));
+  const std::uint64_t rss_now = std::stoull(status_field(slurp("/proc/self/smaps_rollup"), "Rss"));
+  CHECK(leader->smaps_kib.at("Rss") > 0);
+  CHECK(leader->smaps_kib.at("Rss") <= rss_now + 4096);
+
+  // Host context and host pressure of this machine.
+  std::string cmdline = slurp("/proc/cmdline");
+  cmdline.pop_back();  // the newline
+  CHECK(snap.host.kernel_cmdline == cmdline);
+  CHECK(snap.host.total_memory_kb.value_or(0) > 0);
+  CHECK(snap.host.cpu_model.has_value());
+  CHECK(snap.host.sched_tunables.count("sched_rt_runtime_us") == 1);
+  const bool psi = !slurp("/proc/pressure/cpu").empty();
+  CHECK(snap.host_psi.resource[kPsiCpu].present == psi);
+  // Every cgroup a thread is in was looked up (read, or counted as a failure).
+  CHECK(snap.sources.cgroups_read == snap.cgroup_stats.size());
+  CHECK(snap.cgroup_stats.count(leader->cgroup) == 1);
 }
 
 TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay between captures") {
