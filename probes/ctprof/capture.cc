@@ -161,22 +161,36 @@ void walk(int proc_fd, const std::vector<TaskId>& tasks, std::atomic<std::size_t
   }
 }
 
-// Moves the walkers' threads and tallies into `snap`, re-interning their text values.
+// Moves the walkers' threads (in tgid, tid order) and tallies into `snap`, re-interning their
+// text values.
 void merge(std::vector<Snapshot>& parts, Snapshot& snap) {
+  static const std::vector<std::size_t> text_metrics = [] {
+    std::vector<std::size_t> ids;
+    for (std::size_t id = 0; id < kStoredMetricCount; ++id)
+      if (metric(id).unit == Unit::Text) ids.push_back(id);
+    return ids;
+  }();
+  struct Slot {
+    std::int32_t tgid, tid;
+    Snapshot* part;
+    ThreadRecord* record;
+  };
+  std::vector<Slot> order;
   for (auto& part : parts) {
     snap.parse.tids_exited += part.parse.tids_exited;
     for (std::size_t f = 0; f < kProcFileCount; ++f)
       snap.parse.failures_by_file[f] += part.parse.failures_by_file[f];
-    for (auto& t : part.threads) {
-      for (std::size_t id = 0; id < kStoredMetricCount; ++id)
-        if (metric(id).unit == Unit::Text && t.has.test(id))
-          t.value[id] = snap.intern(part.text(t.value[id]));
-      snap.threads.push_back(std::move(t));
-    }
+    for (auto& t : part.threads) order.push_back({t.tgid, t.tid, &part, &t});
   }
-  std::sort(snap.threads.begin(), snap.threads.end(), [](const auto& a, const auto& b) {
+  // Sorting slots, not records: a record is most of a kilobyte.
+  std::sort(order.begin(), order.end(), [](const Slot& a, const Slot& b) {
     return a.tgid != b.tgid ? a.tgid < b.tgid : a.tid < b.tid;
   });
+  for (const Slot& s : order) {
+    for (std::size_t id : text_metrics)
+      if (s.record->has.test(id)) s.record->value[id] = snap.intern(s.part->text(s.record->value[id]));
+    snap.threads.push_back(std::move(*s.record));
+  }
 }
 
 // Reading /proc costs microseconds of kernel time per file, so large trees are read by several
@@ -336,19 +350,24 @@ Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
 }
 
 std::optional<std::string> kernel_affinity(int tid) {
-  const long configured = sysconf(_SC_NPROCESSORS_CONF);
-  const int ncpu = static_cast<int>(configured > 0 ? configured : 1) + 64;
-  cpu_set_t* set = CPU_ALLOC(ncpu);
-  const std::size_t size = CPU_ALLOC_SIZE(ncpu);
-  std::optional<std::string> out;
-  if (sched_getaffinity(tid, size, set) == 0) {
+  // The mask buffer and the last mask seen are kept per thread: most threads share one
+  // affinity, whose CPU list is then not rebuilt.
+  static const std::size_t kBytes = [] {
+    const long configured = sysconf(_SC_NPROCESSORS_CONF);
+    return CPU_ALLOC_SIZE(static_cast<int>(configured > 0 ? configured : 1) + 64);
+  }();
+  thread_local std::vector<unsigned char> mask(kBytes), last_mask;
+  thread_local std::string last_list;
+  auto* set = reinterpret_cast<cpu_set_t*>(mask.data());
+  if (sched_getaffinity(tid, kBytes, set) != 0) return std::nullopt;
+  if (mask != last_mask) {
     std::vector<unsigned> cpus;
-    for (int c = 0; c < ncpu; ++c)
-      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<unsigned>(c));
-    out = cpu_list(cpus);
+    for (std::size_t c = 0; c < kBytes * 8; ++c)
+      if (CPU_ISSET_S(c, kBytes, set)) cpus.push_back(static_cast<unsigned>(c));
+    last_list = cpu_list(cpus);
+    last_mask = mask;
   }
-  CPU_FREE(set);
-  return out;
+  return last_list;
 }
 
 std::string cgroup2_mount(std::string_view mountinfo) {

@@ -41,9 +41,11 @@ bool JemallocTally::privilege_dominant() const {
 }
 
 std::uint32_t Snapshot::intern(std::string_view text) {
-  auto [it, inserted] = string_index_.try_emplace(std::string(text), strings.size());
-  if (inserted) strings.emplace_back(text);
-  return it->second;
+  if (auto it = string_index_.find(text); it != string_index_.end()) return it->second;
+  const auto index = static_cast<std::uint32_t>(strings.size());
+  string_index_.emplace(std::string(text), index);
+  strings.emplace_back(text);
+  return index;
 }
 
 }  // namespace dsched::ctprof

@@ -99,7 +99,12 @@ struct Snapshot {
   const std::string& text(std::uint64_t index) const { return strings.at(index); }
 
  private:
-  std::unordered_map<std::string, std::uint32_t> string_index_;
+  // Looked up by string_view, so interning a value already seen allocates nothing.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> string_index_;
 };
 
 }  // namespace dsched::ctprof
