@@ -9,8 +9,9 @@ namespace dsched::ctprof {
 namespace {
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
-                                                           : a + b;
+  return a > std::numeric_limits<std::uint64_t>::max() - b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
 }
 
 AggValue fold(const Snapshot& snap, const std::vector<const ThreadRecord*>& threads,
@@ -78,8 +79,8 @@ AggValue quotient(const long double* num, const long double* den) {
 
 void derive(Group& g) {
   for (std::size_t b = 0; b < 8; ++b)
-    g.values[kFirstAvgDelay + b] = quotient(scalar(g, delay_metric(b, kDelayTotal)),
-                                            scalar(g, delay_metric(b, kDelayCount)));
+    g.values[kFirstAvgDelay + b] =
+        quotient(scalar(g, delay_metric(b, kDelayTotal)), scalar(g, delay_metric(b, kDelayCount)));
   // Thrashing events are also swapin events, so only the larger of the two counts.
   const std::size_t summed[] = {0, 1, 3, 5, 6, 7};  // cpu blkio freepages compact wpcopy irq
   long double total = 0;
@@ -91,8 +92,8 @@ void derive(Group& g) {
   }
   const long double* swapin = scalar(g, delay_metric(2, kDelayTotal));
   const long double* thrashing = scalar(g, delay_metric(4, kDelayTotal));
-  g.values[kTotalOffcpuDelayNs] =
-      complete && swapin && thrashing ? AggValue::of(total + std::max(*swapin, *thrashing))
+  g.values[kTotalOffcpuDelayNs] = complete && swapin && thrashing
+                                      ? AggValue::of(total + std::max(*swapin, *thrashing))
                                       : AggValue{};
 
   g.values[kAvgWaitNs] = quotient(scalar(g, kWaitSum), scalar(g, kWaitCount));

@@ -15,9 +15,9 @@ namespace dsched::ctprof {
 
 struct AggValue {
   enum Kind { None, Scalar, Range, Text } kind = None;
-  long double scalar = 0;          // long double keeps every uint64 exact
-  std::int64_t lo = 0, hi = 0;     // Range
-  std::string text;                // Text
+  long double scalar = 0;       // long double keeps every uint64 exact
+  std::int64_t lo = 0, hi = 0;  // Range
+  std::string text;             // Text
 
   static AggValue of(long double v) { return {Scalar, v, 0, 0, {}}; }
   bool operator==(const AggValue&) const = default;

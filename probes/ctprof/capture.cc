@@ -89,7 +89,8 @@ class ThreadReader {
     attempt(kCgroupFile, [&](std::string_view t) { return parse_cgroup(t, rec_.cgroup); });
     // smaps_rollup describes the whole process: read once, for the leader.
     if (rec_.tid == rec_.tgid && !rec_.kernel_thread)
-      attempt(kSmapsFile, [&](std::string_view t) { return parse_smaps_rollup(t, rec_.smaps_kib); });
+      attempt(kSmapsFile,
+              [&](std::string_view t) { return parse_smaps_rollup(t, rec_.smaps_kib); });
     return !exited_;
   }
 
@@ -188,7 +189,8 @@ void merge(std::vector<Snapshot>& parts, Snapshot& snap) {
   });
   for (const Slot& s : order) {
     for (std::size_t id : text_metrics)
-      if (s.record->has.test(id)) s.record->value[id] = snap.intern(s.part->text(s.record->value[id]));
+      if (s.record->has.test(id))
+        s.record->value[id] = snap.intern(s.part->text(s.record->value[id]));
     snap.threads.push_back(std::move(*s.record));
   }
 }
@@ -248,15 +250,15 @@ void read_cgroups(const std::string& root, Snapshot& snap) {
     return;
   }
   std::string buf;
-  for (const auto& p : paths) snap.cgroup_stats[p] = read_cgroup(root_dir.get(), p, snap.sources, buf);
+  for (const auto& p : paths)
+    snap.cgroup_stats[p] = read_cgroup(root_dir.get(), p, snap.sources, buf);
 }
 
 std::string default_cgroup_root() {
   std::string buf;
   Fd self = open_dir(AT_FDCWD, "/proc/self");
-  const std::string mount = self.ok() && read_at(self.get(), "mountinfo", buf) == 0
-                                ? cgroup2_mount(buf)
-                                : std::string();
+  const std::string mount =
+      self.ok() && read_at(self.get(), "mountinfo", buf) == 0 ? cgroup2_mount(buf) : std::string();
   return mount.empty() ? "/sys/fs/cgroup" : mount;
 }
 
@@ -294,7 +296,8 @@ Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
     std::vector<std::uint32_t> tids;
     tids.reserve(tasks.size());
     for (const auto& t : tasks) tids.push_back(static_cast<std::uint32_t>(t.tid));
-    taskstats_thread = std::thread([&, tids = std::move(tids)] { taskstats = source->query(tids); });
+    taskstats_thread =
+        std::thread([&, tids = std::move(tids)] { taskstats = source->query(tids); });
   }
   std::unordered_map<std::int32_t, JemallocCounters> jemalloc;
   std::thread jemalloc_thread;

@@ -33,7 +33,8 @@ CaptureRequest parse_capture_flags(const std::vector<std::string>& args, bool al
     if (auto eq = flag.find('='); flag.starts_with("--") && eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag.resize(eq);
-      if (flag == "--no-taskstats" || flag == "--no-jemalloc") throw UsageError(flag + " takes no value");
+      if (flag == "--no-taskstats" || flag == "--no-jemalloc")
+        throw UsageError(flag + " takes no value");
     } else if (flag == "-o" || flag.starts_with("--")) {
       if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
       value = args[++i];
@@ -41,14 +42,19 @@ CaptureRequest parse_capture_flags(const std::vector<std::string>& args, bool al
       throw UsageError("capture: unexpected argument '" + flag + "'");
     }
     if (value.empty()) throw UsageError(flag + " needs a non-empty value");
-    if ((flag == "-o" || flag == "--output") && allow_output) r.output = value;
-    else if (flag == "--proc-root") r.options.proc_root = value;
-    else if (flag == "--cgroup-root") r.options.cgroup_root = value;
-    else if (flag == "--sys-root") r.options.sys_root = value;
-    else if (flag == "--jemalloc-pid") r.options.jemalloc_tgids.push_back(parse_pid(value));
+    if ((flag == "-o" || flag == "--output") && allow_output)
+      r.output = value;
+    else if (flag == "--proc-root")
+      r.options.proc_root = value;
+    else if (flag == "--cgroup-root")
+      r.options.cgroup_root = value;
+    else if (flag == "--sys-root")
+      r.options.sys_root = value;
+    else if (flag == "--jemalloc-pid")
+      r.options.jemalloc_tgids.push_back(parse_pid(value));
     else
-      throw UsageError("capture: unknown flag " + flag + "; valid: " +
-                       (allow_output ? "-o/--output, " : "") +
+      throw UsageError("capture: unknown flag " + flag +
+                       "; valid: " + (allow_output ? "-o/--output, " : "") +
                        "--proc-root, --cgroup-root, --sys-root, --no-taskstats, --no-jemalloc, "
                        "--jemalloc-pid");
   }

@@ -17,7 +17,10 @@ std::string parse_line(const Snapshot& snap) {
   if (failures > 0) line += " (dominant: " + p.dominant() + ")";
   if (p.tids_exited > 0) line += ", " + std::to_string(p.tids_exited) + " exited mid-walk";
   // A file class failing for every captured thread is a kernel configuration, not a race.
-  struct Gate { ProcFile file; const char* kconfig; };
+  struct Gate {
+    ProcFile file;
+    const char* kconfig;
+  };
   static constexpr Gate gates[] = {{kSchedstatFile, "CONFIG_SCHED_INFO"},
                                    {kIoFile, "CONFIG_TASK_IO_ACCOUNTING"},
                                    {kSchedFile, "CONFIG_SCHED_DEBUG"},
@@ -30,8 +33,8 @@ std::string parse_line(const Snapshot& snap) {
         kconfigs.emplace_back(g.kconfig);
       }
   if (!files.empty())
-    line += "; hint: " + join(files, " / ") + " read failures dominate — kernel may be built without " +
-            join(kconfigs, " and/or ");
+    line += "; hint: " + join(files, " / ") +
+            " read failures dominate — kernel may be built without " + join(kconfigs, " and/or ");
   return line;
 }
 
@@ -90,8 +93,9 @@ std::string sources_line(const Snapshot& snap) {
   };
   std::vector<std::string> hints;
   if (everywhere("cgroup directory"))
-    hints.push_back("thread cgroup paths are not below the cgroup v2 mount (cgroup v1 paths on a "
-                    "hybrid host?); cgroup tables need cgroup v2");
+    hints.push_back(
+        "thread cgroup paths are not below the cgroup v2 mount (cgroup v1 paths on a "
+        "hybrid host?); cgroup tables need cgroup v2");
   for (const char* controller : {"cpu.max", "memory.", "pids."})
     if (everywhere(std::string("cgroup ") + controller))
       hints.push_back(std::string(controller) +
@@ -116,8 +120,9 @@ std::string jemalloc_line(const Snapshot& snap, const std::string& skipped) {
   if (j.failed == 0) return line;
   line += " (dominant: " + j.dominant();
   if (j.privilege_dominant())
-    line += "; hint: re-run as root, or grant cap_sys_ptrace+eip to dsched, or set "
-            "kernel.yama.ptrace_scope=0";
+    line +=
+        "; hint: re-run as root, or grant cap_sys_ptrace+eip to dsched, or set "
+        "kernel.yama.ptrace_scope=0";
   return line + ")";
 }
 

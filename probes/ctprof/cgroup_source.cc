@@ -9,7 +9,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -62,11 +63,16 @@ bool parse_psi_line(std::string_view fields, PsiLine& out) {
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) return false;
     const auto key = item.substr(0, eq), value = item.substr(eq + 1);
-    if (key == "avg10") ok &= to_centi(value, out.avg10);
-    else if (key == "avg60") ok &= to_centi(value, out.avg60);
-    else if (key == "avg300") ok &= to_centi(value, out.avg300);
-    else if (key == "total") ok &= to_int(value, out.total_usec);
-    else continue;
+    if (key == "avg10")
+      ok &= to_centi(value, out.avg10);
+    else if (key == "avg60")
+      ok &= to_centi(value, out.avg60);
+    else if (key == "avg300")
+      ok &= to_centi(value, out.avg300);
+    else if (key == "total")
+      ok &= to_int(value, out.total_usec);
+    else
+      continue;
     ++found;
   }
   return ok && found == 4;
@@ -77,8 +83,10 @@ bool parse_flat_keyed(std::string_view text, std::map<std::string, std::uint64_t
   bool ok = true;
   for_each_line(text, [&](std::string_view key, std::string_view value) {
     std::uint64_t v = 0;
-    if (to_int(value, v)) out[std::string(key)] = v;
-    else ok = false;
+    if (to_int(value, v))
+      out[std::string(key)] = v;
+    else
+      ok = false;
   });
   return ok;
 }
@@ -86,7 +94,8 @@ bool parse_flat_keyed(std::string_view text, std::map<std::string, std::uint64_t
 // Reads one file of a cgroup and hands its text to `parse`; counts it when either fails.
 class CgroupReader {
  public:
-  CgroupReader(int dir, SourceTally& tally, std::string& buf) : dir_(dir), tally_(tally), buf_(buf) {}
+  CgroupReader(int dir, SourceTally& tally, std::string& buf)
+      : dir_(dir), tally_(tally), buf_(buf) {}
 
   template <typename Parse>
   void file(const char* name, Parse&& parse) {
@@ -121,9 +130,12 @@ class CgroupReader {
 bool parse_pressure(std::string_view text, PsiResource& out) {
   bool some = false, ok = true;
   for_each_line(text, [&](std::string_view kind, std::string_view fields) {
-    if (kind == "some") some = parse_psi_line(fields, out.some);
-    else if (kind == "full") ok &= parse_psi_line(fields, out.full);
-    else ok = false;
+    if (kind == "some")
+      some = parse_psi_line(fields, out.some);
+    else if (kind == "full")
+      ok &= parse_psi_line(fields, out.full);
+    else
+      ok = false;
   });
   out.present = some && ok;
   return out.present;

@@ -29,13 +29,34 @@ void smaller(Opt& into, const Opt& from) {
 
 // memory.stat keys that are pool sizes rather than event counts: these take the larger value.
 bool is_memory_stat_gauge(const std::string& key) {
-  static constexpr std::array<std::string_view, 28> kGauges = {
-      "anon",          "file",           "kernel",        "kernel_stack",   "pagetables",
-      "sec_pagetables", "percpu",        "sock",          "vmalloc",        "shmem",
-      "zswap",         "zswapped",       "file_mapped",   "file_dirty",     "file_writeback",
-      "swapcached",    "anon_thp",       "file_thp",      "shmem_thp",      "inactive_anon",
-      "active_anon",   "inactive_file",  "active_file",   "unevictable",    "slab_reclaimable",
-      "slab_unreclaimable", "slab",      "hugetlb"};
+  static constexpr std::array<std::string_view, 28> kGauges = {"anon",
+                                                               "file",
+                                                               "kernel",
+                                                               "kernel_stack",
+                                                               "pagetables",
+                                                               "sec_pagetables",
+                                                               "percpu",
+                                                               "sock",
+                                                               "vmalloc",
+                                                               "shmem",
+                                                               "zswap",
+                                                               "zswapped",
+                                                               "file_mapped",
+                                                               "file_dirty",
+                                                               "file_writeback",
+                                                               "swapcached",
+                                                               "anon_thp",
+                                                               "file_thp",
+                                                               "shmem_thp",
+                                                               "inactive_anon",
+                                                               "active_anon",
+                                                               "inactive_file",
+                                                               "active_file",
+                                                               "unevictable",
+                                                               "slab_reclaimable",
+                                                               "slab_unreclaimable",
+                                                               "slab",
+                                                               "hugetlb"};
   return std::find(kGauges.begin(), kGauges.end(), key) != kGauges.end();
 }
 
@@ -73,8 +94,9 @@ void merge_into(CgroupStats& into, const CgroupStats& from) {
   smaller(into.memory_min, from.memory_min);
   for (const auto& [key, v] : from.memory_stat) {
     auto [it, inserted] = into.memory_stat.try_emplace(key, v);
-    if (!inserted) it->second = is_memory_stat_gauge(key) ? std::max(it->second, v)
-                                                          : saturating_add(it->second, v);
+    if (!inserted)
+      it->second =
+          is_memory_stat_gauge(key) ? std::max(it->second, v) : saturating_add(it->second, v);
   }
   for (const auto& [key, v] : from.memory_events) {
     auto [it, inserted] = into.memory_events.try_emplace(key, v);

@@ -79,22 +79,25 @@ class DschedReader final : public FormatReader {
       if (key == "format") {
         if (!v.is_string() || v != kDschedFormat) fail("missing or wrong \"format\"");
       } else if (key == "version") {
-        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > kDschedVersion)
-          throw SnapshotError(name_ + ": unsupported snapshot version " + v.dump() +
-                              " (this dsched reads versions 1 and 2); re-capture it or use a newer dsched");
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 ||
+            v.get<std::int64_t>() > kDschedVersion)
+          throw SnapshotError(
+              name_ + ": unsupported snapshot version " + v.dump() +
+              " (this dsched reads versions 1 and 2); re-capture it or use a newer dsched");
         version_seen_ = true;
       } else if (key == "host") {
         read_host(v);
       } else if (key == "taskstats_summary") {
-        snap_.taskstats = {v.at("ok_count").get<std::uint64_t>(), v.at("eperm_count").get<std::uint64_t>(),
-                           v.at("esrch_count").get<std::uint64_t>(),
-                           v.at("other_err_count").get<std::uint64_t>()};
+        snap_.taskstats = {
+            v.at("ok_count").get<std::uint64_t>(), v.at("eperm_count").get<std::uint64_t>(),
+            v.at("esrch_count").get<std::uint64_t>(), v.at("other_err_count").get<std::uint64_t>()};
       } else if (key == "parse_summary") {
         snap_.parse.tids_walked = v.at("tids_walked").get<std::uint64_t>();
         snap_.parse.tids_exited = v.value("tids_exited", std::uint64_t{0});
         const auto& by_file = v.at("read_failures_by_file");
         for (std::size_t f = 0; f < kProcFileCount; ++f)
-          snap_.parse.failures_by_file[f] = by_file.value(std::string(kProcFileNames[f]), std::uint64_t{0});
+          snap_.parse.failures_by_file[f] =
+              by_file.value(std::string(kProcFileNames[f]), std::uint64_t{0});
       } else if (key == "source_summary") {
         snap_.sources.cgroups_read = v.at("cgroups_read").get<std::uint64_t>();
         for (const auto& [source, n] : v.at("read_failures").items())
@@ -139,9 +142,12 @@ class DschedReader final : public FormatReader {
         const auto id = (*columns_)[i];
         if (!id || v.is_null() || *id >= kStoredMetricCount) continue;
         const auto& def = metric(*id);
-        if (def.unit == Unit::Text) t.set(*id, snap_.intern(v.get<std::string>()));
-        else if (def.is_signed) t.set_signed(*id, v.get<std::int64_t>());
-        else t.set(*id, v.get<std::uint64_t>());
+        if (def.unit == Unit::Text)
+          t.set(*id, snap_.intern(v.get<std::string>()));
+        else if (def.is_signed)
+          t.set_signed(*id, v.get<std::int64_t>());
+        else
+          t.set(*id, v.get<std::uint64_t>());
       }
       if (const auto it = jt.find("smaps_rollup_kib"); it != jt.end())
         for (const auto& [k, v] : it->items()) t.smaps_kib[k] = v.get<std::uint64_t>();
@@ -214,9 +220,10 @@ std::string to_json(const Snapshot& snap) {
   ojson threads = ojson::array();
   for (const auto& t : snap.threads) {
     ojson values = ojson::array();
-    for (std::size_t id = 0; id < kStoredMetricCount; ++id) values.push_back(value_to_json(snap, t, id));
-    ojson record = {{"tid", t.tid},       {"tgid", t.tgid},     {"comm", t.comm},
-                    {"pcomm", t.pcomm},   {"cgroup", t.cgroup}, {"values", std::move(values)}};
+    for (std::size_t id = 0; id < kStoredMetricCount; ++id)
+      values.push_back(value_to_json(snap, t, id));
+    ojson record = {{"tid", t.tid},     {"tgid", t.tgid},     {"comm", t.comm},
+                    {"pcomm", t.pcomm}, {"cgroup", t.cgroup}, {"values", std::move(values)}};
     if (!t.smaps_kib.empty()) {
       ojson smaps = ojson::object();
       for (const auto& [k, v] : t.smaps_kib) smaps[k] = v;
@@ -227,24 +234,24 @@ std::string to_json(const Snapshot& snap) {
   ojson sources_failures = ojson::object();
   for (const auto& [source, n] : snap.sources.failures) sources_failures[source] = n;
   const auto& ts = snap.taskstats;
-  ojson doc = {
-      {"format", kDschedFormat},
-      {"version", kDschedVersion},
-      {"host", host_to_json(snap.host)},
-      {"taskstats_summary",
-       {{"ok_count", ts.ok_count},
-        {"eperm_count", ts.eperm_count},
-        {"esrch_count", ts.esrch_count},
-        {"other_err_count", ts.other_err_count}}},
-      {"parse_summary", summaries_to_json(snap.parse)},
-      {"source_summary",
-       {{"cgroups_read", snap.sources.cgroups_read}, {"read_failures", std::move(sources_failures)}}},
-      {"probe_summary", probe_to_json(snap.jemalloc)},
-      {"psi", psi_to_json(snap.host_psi)},
-      {"sched_ext", sched_ext_to_json(snap.sched_ext)},
-      {"metrics", std::move(metrics)},
-      {"cgroup_stats", std::move(cgroups)},
-      {"threads", std::move(threads)}};
+  ojson doc = {{"format", kDschedFormat},
+               {"version", kDschedVersion},
+               {"host", host_to_json(snap.host)},
+               {"taskstats_summary",
+                {{"ok_count", ts.ok_count},
+                 {"eperm_count", ts.eperm_count},
+                 {"esrch_count", ts.esrch_count},
+                 {"other_err_count", ts.other_err_count}}},
+               {"parse_summary", summaries_to_json(snap.parse)},
+               {"source_summary",
+                {{"cgroups_read", snap.sources.cgroups_read},
+                 {"read_failures", std::move(sources_failures)}}},
+               {"probe_summary", probe_to_json(snap.jemalloc)},
+               {"psi", psi_to_json(snap.host_psi)},
+               {"sched_ext", sched_ext_to_json(snap.sched_ext)},
+               {"metrics", std::move(metrics)},
+               {"cgroup_stats", std::move(cgroups)},
+               {"threads", std::move(threads)}};
   // Replace invalid UTF-8 in thread names instead of failing the capture.
   return doc.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }

@@ -27,7 +27,7 @@ bool get(const std::vector<std::uint8_t>& image, std::uint64_t off, T& out) {
 
 std::optional<ElfFile> ElfFile::open(const std::string& path, std::string& error) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  struct stat st{};
+  struct stat st {};
   if (!fd.ok() || fstat(fd.get(), &st) != 0) {
     error = path + ": " + std::strerror(errno);
     return std::nullopt;
@@ -40,8 +40,8 @@ std::optional<ElfFile> ElfFile::open(const std::string& path, std::string& error
   elf.image_.resize(static_cast<std::size_t>(st.st_size));
   std::size_t got = 0;
   while (got < elf.image_.size()) {
-    const ssize_t n = pread(fd.get(), elf.image_.data() + got, elf.image_.size() - got,
-                            static_cast<off_t>(got));
+    const ssize_t n =
+        pread(fd.get(), elf.image_.data() + got, elf.image_.size() - got, static_cast<off_t>(got));
     if (n <= 0) {
       error = path + ": short read";
       return std::nullopt;
@@ -98,7 +98,8 @@ std::optional<std::uint64_t> ElfFile::dynamic_symbol(const std::string& name) co
   return std::nullopt;
 }
 
-std::optional<std::vector<std::uint8_t>> ElfFile::read(std::uint64_t vaddr, std::size_t size) const {
+std::optional<std::vector<std::uint8_t>> ElfFile::read(std::uint64_t vaddr,
+                                                       std::size_t size) const {
   for (const Load& l : loads_) {
     if (vaddr < l.vaddr || vaddr - l.vaddr > l.filesz || l.filesz - (vaddr - l.vaddr) < size)
       continue;

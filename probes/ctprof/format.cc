@@ -39,14 +39,12 @@ std::string scaled(long double v, const Scale* scales, std::size_t n, const char
 }  // namespace
 
 std::string format_scalar(long double v, Unit unit, bool signed_form) {
-  static constexpr Scale counts[] = {{1e3L, "K"}, {1e6L, "M"}, {1e9L, "G"}, {1e12L, "T"},
-                                     {1e15L, "P"}};
+  static constexpr Scale counts[] = {
+      {1e3L, "K"}, {1e6L, "M"}, {1e9L, "G"}, {1e12L, "T"}, {1e15L, "P"}};
   static constexpr Scale ticks[] = {{1e3L, "Kticks"}, {1e6L, "Mticks"}, {1e9L, "Gticks"}};
   static constexpr Scale ns[] = {{1e3L, "us"}, {1e6L, "ms"}, {1e9L, "s"}};
-  static constexpr Scale bytes[] = {{1024.0L, "KiB"},
-                                    {1048576.0L, "MiB"},
-                                    {1073741824.0L, "GiB"},
-                                    {1099511627776.0L, "TiB"}};
+  static constexpr Scale bytes[] = {
+      {1024.0L, "KiB"}, {1048576.0L, "MiB"}, {1073741824.0L, "GiB"}, {1099511627776.0L, "TiB"}};
   std::string out;
   switch (unit) {
     case Unit::Count: out = scaled(v, counts, std::size(counts), ""); break;
@@ -112,8 +110,11 @@ std::string format_state_change(const StateValue& a, const StateValue& b, StateU
   if (a.kind == StateValue::Number && b.kind == StateValue::Number && fa != "max" && fb != "max") {
     std::string delta;
     switch (unit) {
-      case StateUnit::Usec: delta = format_scalar((b.number - a.number) * 1000, Unit::Ns, true); break;
-      case StateUnit::Bytes: case StateUnit::BytesLimit:
+      case StateUnit::Usec:
+        delta = format_scalar((b.number - a.number) * 1000, Unit::Ns, true);
+        break;
+      case StateUnit::Bytes:
+      case StateUnit::BytesLimit:
         delta = format_scalar(b.number - a.number, Unit::Bytes, true);
         break;
       case StateUnit::CentiPercent: {
@@ -136,7 +137,8 @@ std::string limit_sections(const std::string& text, std::size_t limit) {
   bool in_table = false;  // between a "## " heading and the next blank line
   auto flush = [&] {
     if (dropped > 0)
-      out += "... " + std::to_string(dropped) + " more lines truncated (use --limit 0 for unlimited)\n";
+      out += "... " + std::to_string(dropped) +
+             " more lines truncated (use --limit 0 for unlimited)\n";
     kept = dropped = 0;
   };
   std::size_t pos = 0;

@@ -48,7 +48,8 @@ std::pair<std::string, std::string> roots(const std::string& b, const std::strin
   while (common < bs.size() && common < cs.size() &&
          bs[bs.size() - 1 - common] == cs[cs.size() - 1 - common])
     ++common;
-  std::string br = join_segments(bs, bs.size() - common), cr = join_segments(cs, cs.size() - common);
+  std::string br = join_segments(bs, bs.size() - common),
+              cr = join_segments(cs, cs.size() - common);
   return {br.empty() ? b : br, cr.empty() ? c : cr};
 }
 

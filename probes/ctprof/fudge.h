@@ -17,8 +17,8 @@
 namespace dsched::ctprof {
 
 struct FudgedPair {
-  std::string baseline, candidate;          // cgroup keys
-  std::size_t overlap = 0;                  // thread types in both
+  std::string baseline, candidate;  // cgroup keys
+  std::size_t overlap = 0;          // thread types in both
   double jaccard = 0;
   std::vector<std::string> baseline_only, candidate_only;  // "pcomm:comm" residuals
   std::size_t cascaded_children = 0;

@@ -7,7 +7,8 @@ namespace dsched::ctprof {
 GroupKeys::GroupKeys(GroupBy axis, const ReportOptions& options,
                      std::initializer_list<const Snapshot*> snapshots)
     : axis_(axis), options_(options) {
-  const bool patterns = (axis == GroupBy::Pcomm || axis == GroupBy::Comm) && !options.no_thread_normalize;
+  const bool patterns =
+      (axis == GroupBy::Pcomm || axis == GroupBy::Comm) && !options.no_thread_normalize;
   for (const Snapshot* snap : snapshots) {
     for (const auto& t : snap->threads) {
       if (patterns) ++pattern_threads_[normalize_name(raw_name(t))];

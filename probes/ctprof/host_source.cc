@@ -18,7 +18,8 @@ std::string field_value(const std::string& text, std::string_view key) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     const auto nl = text.find('\n', pos);
-    const std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+    const std::string_view line(text.data() + pos,
+                                (nl == std::string::npos ? text.size() : nl) - pos);
     pos = nl == std::string::npos ? text.size() : nl + 1;
     if (!line.starts_with(key)) continue;
     const auto colon = line.find(':');
@@ -62,8 +63,10 @@ std::map<std::string, std::string> sched_tunables(int proc, SourceTally& tally, 
   while (dirent* e = readdir(d)) {
     const std::string name = e->d_name;
     if (!name.starts_with("sched_")) continue;
-    if (read_at(kernel.get(), name.c_str(), buf) == 0) out[name] = trimmed(buf);
-    else ++tally.failures["host sys/kernel/" + name];
+    if (read_at(kernel.get(), name.c_str(), buf) == 0)
+      out[name] = trimmed(buf);
+    else
+      ++tally.failures["host sys/kernel/" + name];
   }
   closedir(d);
   return out;
@@ -82,10 +85,10 @@ HostInfo read_host(int proc, SourceTally& tally, std::string& buf) {
   }
   h.cpu_count = static_cast<std::uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
   h.clock_ticks_per_s = static_cast<std::uint32_t>(sysconf(_SC_CLK_TCK));
-  h.captured_at_unix_ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count());
+  h.captured_at_unix_ns =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
   if (read_counted(proc, "uptime", "host", tally, buf)) h.uptime_ns = uptime_ns(buf);
   if (read_counted(proc, "stat", "host", tally, buf)) {
     auto pos = buf.find("\nbtime ");
@@ -100,8 +103,10 @@ HostInfo read_host(int proc, SourceTally& tally, std::string& buf) {
   if (read_counted(proc, "cpuinfo", "host", tally, buf)) {
     // x86 names the model "model name"; arm64 has no model line, only the implementer.
     if (auto model = field_value(buf, "model name"); !model.empty()) h.cpu_model = model;
-    if (auto vendor = field_value(buf, "vendor_id"); !vendor.empty()) h.cpu_vendor = vendor;
-    else if (auto impl = field_value(buf, "CPU implementer"); !impl.empty()) h.cpu_vendor = impl;
+    if (auto vendor = field_value(buf, "vendor_id"); !vendor.empty())
+      h.cpu_vendor = vendor;
+    else if (auto impl = field_value(buf, "CPU implementer"); !impl.empty())
+      h.cpu_vendor = impl;
   }
   if (read_counted(proc, "meminfo", "host", tally, buf)) {
     std::uint64_t kb = 0;
@@ -129,8 +134,10 @@ std::optional<SchedExtState> read_sched_ext(const std::string& sys_root, SourceT
     if (!read_counted(dir.get(), name, "sched_ext", tally, buf)) continue;
     std::uint64_t v = 0;
     const std::string text = trimmed(buf);
-    if (std::from_chars(text.data(), text.data() + text.size(), v).ec == std::errc()) *out = v;
-    else ++tally.failures[std::string("sched_ext ") + name];
+    if (std::from_chars(text.data(), text.data() + text.size(), v).ec == std::errc())
+      *out = v;
+    else
+      ++tally.failures[std::string("sched_ext ") + name];
   }
   return s;
 }

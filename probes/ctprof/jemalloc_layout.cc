@@ -74,7 +74,8 @@ std::optional<JemallocLayout> run_helper(int library, std::string& error) {
   Fd staged(memfd_create("dsched-jemalloc-layout", MFD_CLOEXEC));
   // Above the descriptors the child sets up (0-3), so setting them up cannot close it.
   Fd exe(staged.ok() ? fcntl(staged.get(), F_DUPFD_CLOEXEC, 10) : -1);
-  if (!exe.ok() || write(exe.get(), image.data(), image.size()) != static_cast<ssize_t>(image.size())) {
+  if (!exe.ok() ||
+      write(exe.get(), image.data(), image.size()) != static_cast<ssize_t>(image.size())) {
     error = std::string("cannot stage the layout helper: ") + std::strerror(errno);
     return std::nullopt;
   }
@@ -95,8 +96,9 @@ std::optional<JemallocLayout> run_helper(int library, std::string& error) {
   }
   if (pid == 0) exec_helper(exe.get(), library, write_end.get(), argv, envp);
   write_end = Fd();
-  const std::string out = read_until_eof(
-      read_end.get(), std::chrono::steady_clock::now() + std::chrono::milliseconds(kHelperDeadlineMs));
+  const std::string out =
+      read_until_eof(read_end.get(), std::chrono::steady_clock::now() +
+                                         std::chrono::milliseconds(kHelperDeadlineMs));
   int status = 0;
   if (waitpid(pid, &status, WNOHANG) == 0) {
     kill(pid, SIGKILL);  // past the deadline
@@ -125,7 +127,7 @@ struct CachedLayout {
 }  // namespace
 
 std::optional<JemallocLayout> jemalloc_layout(int library, std::string& error) {
-  struct stat st{};
+  struct stat st {};
   if (fstat(library, &st) != 0 || !S_ISREG(st.st_mode)) {
     error = "not a regular file";
     return std::nullopt;

@@ -146,7 +146,7 @@ std::optional<ProcessProbe> attach(int proc, pid_t tgid, const std::string& proc
   if (!offset) return std::nullopt;
   probe.tls_offset = *offset;
   Fd library(open((root + jemalloc->path).c_str(), O_RDONLY | O_CLOEXEC));
-  struct stat st{};
+  struct stat st {};
   if (!library.ok() || fstat(library.get(), &st) != 0 || st.st_dev != jemalloc->dev ||
       st.st_ino != jemalloc->inode) {
     tag = "library-replaced";  // the mapped file is no longer at its path
@@ -170,8 +170,7 @@ std::optional<int> wait_for_stop(pid_t tid, std::string& tag) {
   for (;;) {
     int status = 0;
     const pid_t r = waitpid(tid, &status, __WALL | WNOHANG);
-    if (r == tid && WIFSTOPPED(status))
-      return (status >> 16) == 0 ? WSTOPSIG(status) : 0;
+    if (r == tid && WIFSTOPPED(status)) return (status >> 16) == 0 ? WSTOPSIG(status) : 0;
     if (r == tid || (r < 0 && errno != EINTR)) {
       tag = kGone;
       return std::nullopt;
@@ -208,11 +207,12 @@ std::optional<JemallocCounters> read_thread(pid_t tgid, pid_t tid, const Process
     const std::uint64_t block = regs.fs_base - probe.tls_offset;
     JemallocCounters c;
     iovec local[2] = {{&c.allocated, 8}, {&c.deallocated, 8}};
-    iovec remote[2] = {
-        {reinterpret_cast<void*>(block + probe.layout.allocated_offset), 8},
-        {reinterpret_cast<void*>(block + probe.layout.deallocated_offset), 8}};
-    if (process_vm_readv(tgid, local, 2, remote, 2, 0) == 16) counters = c;
-    else tag = "process-vm-readv";
+    iovec remote[2] = {{reinterpret_cast<void*>(block + probe.layout.allocated_offset), 8},
+                       {reinterpret_cast<void*>(block + probe.layout.deallocated_offset), 8}};
+    if (process_vm_readv(tgid, local, 2, remote, 2, 0) == 16)
+      counters = c;
+    else
+      tag = "process-vm-readv";
   }
   ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(*resume_signal)));
   return counters;

@@ -75,7 +75,8 @@ class StreamingDom final : public nlohmann::json_sax<json> {
                           std::to_string(max_values_) + " values");
   }
 
-  bool streamed(const Frame& member, const char* key, bool (json::*is_kind)() const noexcept) const {
+  bool streamed(const Frame& member, const char* key,
+                bool (json::*is_kind)() const noexcept) const {
     return frames_.size() == 2 && frames_[0].key == key && (member.value.*is_kind)();
   }
 

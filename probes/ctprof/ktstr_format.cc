@@ -42,23 +42,30 @@ class KtstrReader final : public FormatReader {
 
   void member(const std::string& key, json&& v) override {
     with_schema_errors(name_, key, [&] {
-      if (key == "captured_at_unix_ns") snap_.host.captured_at_unix_ns = v.get<std::uint64_t>();
-      else if (key == "host") read_host(v);
-      else if (key == "psi") snap_.host_psi = psi_from_json(v);
-      else if (key == "sched_ext") snap_.sched_ext = sched_ext_from_json(v);
+      if (key == "captured_at_unix_ns")
+        snap_.host.captured_at_unix_ns = v.get<std::uint64_t>();
+      else if (key == "host")
+        read_host(v);
+      else if (key == "psi")
+        snap_.host_psi = psi_from_json(v);
+      else if (key == "sched_ext")
+        snap_.sched_ext = sched_ext_from_json(v);
       else if (key == "taskstats_summary" && !v.is_null())
-        snap_.taskstats = {v.value("ok_count", std::uint64_t{0}), v.value("eperm_count", std::uint64_t{0}),
-                           v.value("esrch_count", std::uint64_t{0}),
-                           v.value("other_err_count", std::uint64_t{0})};
-      else if (key == "parse_summary" && !v.is_null()) read_parse_summary(v);
-      else if (key == "probe_summary" && !v.is_null()) read_probe_summary(v);
+        snap_.taskstats = {
+            v.value("ok_count", std::uint64_t{0}), v.value("eperm_count", std::uint64_t{0}),
+            v.value("esrch_count", std::uint64_t{0}), v.value("other_err_count", std::uint64_t{0})};
+      else if (key == "parse_summary" && !v.is_null())
+        read_parse_summary(v);
+      else if (key == "probe_summary" && !v.is_null())
+        read_probe_summary(v);
     });
   }
 
   void thread(json&& jt) override {
     const std::string what = "thread " + jt.value("tid", json()).dump();
     with_schema_errors(name_, what, [&] {
-      if (!jt.is_object()) throw SnapshotError(name_ + ": not a ctprof snapshot: " + what + " is not an object");
+      if (!jt.is_object())
+        throw SnapshotError(name_ + ": not a ctprof snapshot: " + what + " is not an object");
       ThreadRecord t;
       t.tid = jt.at("tid").get<std::int32_t>();
       t.tgid = jt.at("tgid").get<std::int32_t>();
@@ -67,8 +74,10 @@ class KtstrReader final : public FormatReader {
       t.cgroup = jt.value("cgroup", std::string());
       MeasuredFlags flags;
       const std::pair<const char*, bool*> flag_fields[] = {
-          {"taskstats_measured", &flags.taskstats}, {"cpu_delay_active", &flags.cpu_delay},
-          {"delay_block_active", &flags.delay_block}, {"xacct_active", &flags.xacct},
+          {"taskstats_measured", &flags.taskstats},
+          {"cpu_delay_active", &flags.cpu_delay},
+          {"delay_block_active", &flags.delay_block},
+          {"xacct_active", &flags.xacct},
           {"jemalloc_measured", &flags.jemalloc}};
       for (const auto& [field, out] : flag_fields)
         if (const auto it = jt.find(field); it != jt.end()) *out = it->get<bool>();
@@ -94,7 +103,8 @@ class KtstrReader final : public FormatReader {
   }
 
  private:
-  void read_field(const std::string& key, const json& v, const MeasuredFlags& flags, ThreadRecord& t) {
+  void read_field(const std::string& key, const json& v, const MeasuredFlags& flags,
+                  ThreadRecord& t) {
     if (key == "state") {
       const auto s = v.get<std::string>();
       if (!s.empty() && s != "~") t.set(kState, snap_.intern(s));  // '~' marks no reading
@@ -108,9 +118,12 @@ class KtstrReader final : public FormatReader {
       if (!cpus.empty()) t.set(kCpuAffinity, snap_.intern(cpu_list(cpus)));
     } else if (key == "smaps_rollup_kib") {
       for (const auto& [k, kib] : v.items()) t.smaps_kib[k] = kib.get<std::uint64_t>();
-    } else if (const auto id = find_metric(key); id && *id < kStoredMetricCount && flags.measured(*id)) {
-      if (metric(*id).is_signed) t.set_signed(*id, v.get<std::int64_t>());
-      else t.set(*id, v.get<std::uint64_t>());
+    } else if (const auto id = find_metric(key);
+               id && *id < kStoredMetricCount && flags.measured(*id)) {
+      if (metric(*id).is_signed)
+        t.set_signed(*id, v.get<std::int64_t>());
+      else
+        t.set(*id, v.get<std::uint64_t>());
     }
   }
 
@@ -163,8 +176,9 @@ std::unique_ptr<FormatReader> ktstr_reader(const std::string& name) {
 std::unique_ptr<FormatReader> reader_for(const std::string& first_key, const std::string& name) {
   if (first_key == "format") return dsched_reader(name);
   if (first_key == "captured_at_unix_ns") return ktstr_reader(name);
-  throw SnapshotError(name + ": not a ctprof snapshot: it starts with neither \"format\" (dsched) "
-                             "nor \"captured_at_unix_ns\" (ktstr)");
+  throw SnapshotError(name +
+                      ": not a ctprof snapshot: it starts with neither \"format\" (dsched) "
+                      "nor \"captured_at_unix_ns\" (ktstr)");
 }
 
 }  // namespace dsched::ctprof

@@ -26,7 +26,8 @@ struct Registry {
     constexpr std::string_view kSchedstats = "SCHED_DEBUG,SCHEDSTATS";
     constexpr std::string_view kIoAcct = "TASK_IO_ACCOUNTING";
     set(kRunTimeNs, "run_time_ns", P, Unit::Ns, Agg::Sum,
-        "schedstat field 1 (time on cpu; taskstats cpu_run_virtual_total when queried)", kSchedInfo);
+        "schedstat field 1 (time on cpu; taskstats cpu_run_virtual_total when queried)",
+        kSchedInfo);
     set(kWaitTimeNs, "wait_time_ns", P, Unit::Ns, Agg::Sum,
         "schedstat field 2 (runqueue wait; taskstats cpu_delay_total when queried)", kSchedInfo);
     set(kTimeslices, "timeslices", P, Unit::Count, Agg::Sum,
@@ -50,7 +51,12 @@ struct Registry {
         "stat field 22 (ticks after boot)");
     set(kCpuAffinity, "cpu_affinity", P, Unit::Text, Agg::Mode, "sched_getaffinity (cpu list)");
 
-    struct SchedField { std::size_t id; std::string_view name; Unit unit; Agg agg; };
+    struct SchedField {
+      std::size_t id;
+      std::string_view name;
+      Unit unit;
+      Agg agg;
+    };
     const SchedField sched_fields[] = {
         {kNrWakeups, "nr_wakeups", Unit::Count, Agg::Sum},
         {kNrWakeupsLocal, "nr_wakeups_local", Unit::Count, Agg::Sum},
@@ -82,8 +88,8 @@ struct Registry {
     }
     set(kVoluntarySleepNs, "voluntary_sleep_ns", P, Unit::Ns, Agg::Sum,
         "sched sum_sleep_runtime - sum_block_runtime", kSchedstats);
-    set(kCoreForceidleSum, "core_forceidle_sum", P, Unit::Ns, Agg::Sum,
-        "sched core_forceidle_sum", "SCHED_DEBUG,SCHEDSTATS,SCHED_CORE");
+    set(kCoreForceidleSum, "core_forceidle_sum", P, Unit::Ns, Agg::Sum, "sched core_forceidle_sum",
+        "SCHED_DEBUG,SCHEDSTATS,SCHED_CORE");
     set(kFairSliceNs, "fair_slice_ns", P, Unit::Ns, Agg::Max,
         "sched se.slice (fair policies only; gauge)", kSchedDebug);
     set(kExtEnabled, "ext_enabled", P, Unit::Text, Agg::Mode, "sched ext.enabled (true/false)",

@@ -13,14 +13,22 @@ namespace dsched::ctprof {
 // Sections of the report. The first three hold metric rows; the others are tables of their own
 // (cgroup files, pressure, smaps_rollup, sched_ext) that --sections can also select.
 enum class Section {
-  Primary, TaskstatsDelay, Derived,
-  CgroupStats, CgroupLimits, MemoryStat, MemoryEvents, Pressure,  // need --group-by cgroup
-  HostPressure, SmapsRollup, SchedExt,
+  Primary,
+  TaskstatsDelay,
+  Derived,
+  CgroupStats,
+  CgroupLimits,
+  MemoryStat,
+  MemoryEvents,
+  Pressure,  // need --group-by cgroup
+  HostPressure,
+  SmapsRollup,
+  SchedExt,
 };
 inline constexpr Section kAllSections[] = {
-    Section::Primary,     Section::TaskstatsDelay, Section::Derived,  Section::CgroupStats,
-    Section::CgroupLimits, Section::MemoryStat,    Section::MemoryEvents, Section::Pressure,
-    Section::HostPressure, Section::SmapsRollup,   Section::SchedExt};
+    Section::Primary,      Section::TaskstatsDelay, Section::Derived,      Section::CgroupStats,
+    Section::CgroupLimits, Section::MemoryStat,     Section::MemoryEvents, Section::Pressure,
+    Section::HostPressure, Section::SmapsRollup,    Section::SchedExt};
 
 enum class Unit {
   Count,   // plain event counter: 11, 8.697K
@@ -45,30 +53,79 @@ enum class Agg {
 // Stable metric identifiers; the order is the registry order (and the metric-list order).
 enum MetricId : std::size_t {
   // schedstat (or the same three counters from taskstats)
-  kRunTimeNs, kWaitTimeNs, kTimeslices,
+  kRunTimeNs,
+  kWaitTimeNs,
+  kTimeslices,
   // context switches, state, thread count
-  kVoluntaryCsw, kNonvoluntaryCsw, kState, kNrThreads,
+  kVoluntaryCsw,
+  kNonvoluntaryCsw,
+  kState,
+  kNrThreads,
   // stat
-  kMinflt, kMajflt, kUtimeTicks, kStimeTicks, kPriority, kNice, kRtPriority, kPolicy, kProcessor,
+  kMinflt,
+  kMajflt,
+  kUtimeTicks,
+  kStimeTicks,
+  kPriority,
+  kNice,
+  kRtPriority,
+  kPolicy,
+  kProcessor,
   kStartTimeTicks,
   // affinity
   kCpuAffinity,
   // sched
-  kNrWakeups, kNrWakeupsLocal, kNrWakeupsRemote, kNrWakeupsSync, kNrWakeupsMigrate,
-  kNrWakeupsAffine, kNrWakeupsAffineAttempts, kNrMigrations, kNrForcedMigrations,
-  kNrFailedMigrationsAffine, kNrFailedMigrationsRunning, kNrFailedMigrationsHot, kWaitSum,
-  kWaitCount, kWaitMax, kSleepMax, kBlockSum, kBlockMax, kIowaitSum, kIowaitCount, kExecMax,
-  kSliceMax, kVoluntarySleepNs, kCoreForceidleSum, kFairSliceNs, kExtEnabled,
+  kNrWakeups,
+  kNrWakeupsLocal,
+  kNrWakeupsRemote,
+  kNrWakeupsSync,
+  kNrWakeupsMigrate,
+  kNrWakeupsAffine,
+  kNrWakeupsAffineAttempts,
+  kNrMigrations,
+  kNrForcedMigrations,
+  kNrFailedMigrationsAffine,
+  kNrFailedMigrationsRunning,
+  kNrFailedMigrationsHot,
+  kWaitSum,
+  kWaitCount,
+  kWaitMax,
+  kSleepMax,
+  kBlockSum,
+  kBlockMax,
+  kIowaitSum,
+  kIowaitCount,
+  kExecMax,
+  kSliceMax,
+  kVoluntarySleepNs,
+  kCoreForceidleSum,
+  kFairSliceNs,
+  kExtEnabled,
   // io
-  kRchar, kWchar, kReadBytes, kWriteBytes, kCancelledWriteBytes, kSyscr, kSyscw,
+  kRchar,
+  kWchar,
+  kReadBytes,
+  kWriteBytes,
+  kCancelledWriteBytes,
+  kSyscr,
+  kSyscw,
   // jemalloc per-thread counters
-  kAllocatedBytes, kDeallocatedBytes,
+  kAllocatedBytes,
+  kDeallocatedBytes,
   // taskstats: four metrics per delay bucket, buckets in kDelayBuckets order
   kFirstDelayMetric,
-  kHiwaterRssBytes = kFirstDelayMetric + 8 * 4, kHiwaterVmBytes,
+  kHiwaterRssBytes = kFirstDelayMetric + 8 * 4,
+  kHiwaterVmBytes,
   // derived
-  kFirstAvgDelay, kTotalOffcpuDelayNs = kFirstAvgDelay + 8, kAvgWaitNs, kAvgIowaitNs,
-  kAffineSuccessRatio, kCpuEfficiency, kAvgSliceNs, kInvoluntaryCswRatio, kDiskIoFraction,
+  kFirstAvgDelay,
+  kTotalOffcpuDelayNs = kFirstAvgDelay + 8,
+  kAvgWaitNs,
+  kAvgIowaitNs,
+  kAffineSuccessRatio,
+  kCpuEfficiency,
+  kAvgSliceNs,
+  kInvoluntaryCswRatio,
+  kDiskIoFraction,
   kLiveHeapEstimate,
   kMetricCount
 };

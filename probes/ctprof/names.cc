@@ -8,9 +8,17 @@ namespace {
 
 bool is_separator(char c) {
   switch (c) {
-    case '.': case '-': case '_': case '/': case ':': case '@': case '+': case '[': case ']':
-    case ' ': case '\t':
-      return true;
+    case '.':
+    case '-':
+    case '_':
+    case '/':
+    case ':':
+    case '@':
+    case '+':
+    case '[':
+    case ']':
+    case ' ':
+    case '\t': return true;
   }
   return false;
 }
@@ -33,7 +41,8 @@ std::string classify_token(std::string_view tok) {
   const bool has_digit = tok.find_first_of("0123456789") != std::string_view::npos;
   if (run_length(tok, 0, is_lower_hex) == tok.size() && has_digit && tok.size() >= 2) return "{H}";
   const std::size_t letters = run_length(tok, 0, is_letter);
-  if (letters > 0 && letters < tok.size() && letters + run_length(tok, letters, is_digit) == tok.size())
+  if (letters > 0 && letters < tok.size() &&
+      letters + run_length(tok, letters, is_digit) == tok.size())
     return std::string(tok.substr(0, letters)) + "{N}";
   if (digits > 0 && digits + run_length(tok, digits, is_letter) == tok.size())
     return "{N}" + std::string(tok.substr(digits));
@@ -76,7 +85,8 @@ std::string systemd_template(std::string_view path) {
     out.append(path.substr(pos, at + 1 - pos));
     if (segment.ends_with(".service")) {
       const auto instance = segment.substr(0, segment.size() - 8);
-      const bool opaque = !instance.empty() && instance.find_first_of("._-") == std::string_view::npos;
+      const bool opaque =
+          !instance.empty() && instance.find_first_of("._-") == std::string_view::npos;
       out += opaque ? std::string("{I}.service") : std::string(segment);
       pos = end;
     } else {
@@ -98,8 +108,8 @@ std::string normalize_name(std::string_view name) {
 }
 
 std::optional<GroupBy> find_group_by(std::string_view name) {
-  for (GroupBy g : {GroupBy::All, GroupBy::Pcomm, GroupBy::Comm, GroupBy::CommExact,
-                    GroupBy::Cgroup})
+  for (GroupBy g :
+       {GroupBy::All, GroupBy::Pcomm, GroupBy::Comm, GroupBy::CommExact, GroupBy::Cgroup})
     if (group_by_name(g) == name) return g;
   return std::nullopt;
 }
@@ -146,9 +156,11 @@ void CgroupNormalizer::finish() {
     std::string key;
     const Pieces& first = pieces.front();
     for (std::size_t i = 0; i < first.text.size(); ++i) {
-      const bool constant = std::all_of(pieces.begin(), pieces.end(),
-                                        [&](const Pieces& p) { return p.text[i] == first.text[i]; });
-      key += !first.is_token[i] || constant ? std::string(first.text[i]) : classify_token(first.text[i]);
+      const bool constant = std::all_of(pieces.begin(), pieces.end(), [&](const Pieces& p) {
+        return p.text[i] == first.text[i];
+      });
+      key += !first.is_token[i] || constant ? std::string(first.text[i])
+                                            : classify_token(first.text[i]);
     }
     for (auto& m : members) *m.key = key;
   }

@@ -6,7 +6,6 @@
 #include <string_view>
 #include <unordered_map>
 
-
 namespace dsched::ctprof {
 
 // Token-wise normalisation (separators . - _ / : @ + [ ] and space are kept): all digits -> {N};

@@ -36,15 +36,17 @@ std::size_t metric_or_throw(const std::string& name, const char* flag) {
 }
 
 constexpr std::pair<std::string_view, DisplayFormat> kFormats[] = {
-    {"full", DisplayFormat::Full},     {"delta-only", DisplayFormat::DeltaOnly},
-    {"no-pct", DisplayFormat::NoPct},  {"arrow", DisplayFormat::Arrow},
+    {"full", DisplayFormat::Full},
+    {"delta-only", DisplayFormat::DeltaOnly},
+    {"no-pct", DisplayFormat::NoPct},
+    {"arrow", DisplayFormat::Arrow},
     {"pct-only", DisplayFormat::PctOnly}};
 
-constexpr Column kCompareColumns[] = {Column::Group, Column::Threads, Column::Metric,
-                                      Column::Baseline, Column::Candidate, Column::Delta,
-                                      Column::Pct, Column::Arrow, Column::Tags, Column::Uptime};
+constexpr Column kCompareColumns[] = {
+    Column::Group, Column::Threads, Column::Metric, Column::Baseline, Column::Candidate,
+    Column::Delta, Column::Pct,     Column::Arrow,  Column::Tags,     Column::Uptime};
 constexpr Column kShowColumns[] = {Column::Group, Column::Threads, Column::Metric,
-                                   Column::Value, Column::Tags, Column::Uptime};
+                                   Column::Value, Column::Tags,    Column::Uptime};
 
 template <std::size_t N>
 std::string names_of(const Column (&cols)[N]) {
@@ -70,8 +72,9 @@ std::vector<Column> parse_columns(const std::string& value, ReportKind kind) {
   }
   const auto has = [&](Column c) { return std::find(out.begin(), out.end(), c) != out.end(); };
   if (has(Column::Arrow) && (has(Column::Baseline) || has(Column::Candidate)))
-    throw UsageError("--columns: arrow already shows baseline → candidate; use it without "
-                     "baseline and candidate");
+    throw UsageError(
+        "--columns: arrow already shows baseline → candidate; use it without "
+        "baseline and candidate");
   return out;
 }
 
@@ -83,7 +86,8 @@ std::vector<SortKey> parse_sort_by(const std::string& value) {
     if (auto colon = item.find(':'); colon != std::string::npos) {
       name = trim(item.substr(0, colon));
       std::string dir = trim(item.substr(colon + 1));
-      std::transform(dir.begin(), dir.end(), dir.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(dir.begin(), dir.end(), dir.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       if (dir != "asc" && dir != "desc")
         throw UsageError("bad direction '" + dir + "' in --sort-by " + item + "; use asc or desc");
       k.descending = dir == "desc";
@@ -93,7 +97,8 @@ std::vector<SortKey> parse_sort_by(const std::string& value) {
       throw UsageError("--sort-by " + name + ": only numeric metrics can rank groups (" + name +
                        " is a categorical value)");
     for (const auto& earlier : keys)
-      if (earlier.metric == k.metric) throw UsageError("duplicate metric '" + name + "' in --sort-by");
+      if (earlier.metric == k.metric)
+        throw UsageError("duplicate metric '" + name + "' in --sort-by");
     keys.push_back(k);
   }
   return keys;
@@ -128,9 +133,10 @@ void check_cgroup_sections(ReportOptions& o) {
   if (o.group_by == GroupBy::Cgroup || o.group_by == GroupBy::All) return;
   for (Section s : o.sections)
     if (is_cgroup_section(s))
-      o.warnings.push_back("--sections " + std::string(section_name(s)) +
-                           " needs --group-by cgroup (or all); it renders nothing under --group-by " +
-                           std::string(group_by_name(o.group_by)));
+      o.warnings.push_back(
+          "--sections " + std::string(section_name(s)) +
+          " needs --group-by cgroup (or all); it renders nothing under --group-by " +
+          std::string(group_by_name(o.group_by)));
 }
 
 }  // namespace
@@ -161,11 +167,13 @@ bool ReportOptions::shows(Section s) const { return sections.empty() || sections
 
 std::vector<Column> ReportOptions::resolved_columns() const {
   if (!columns.empty()) return columns;
-  if (kind == ReportKind::Show) return {Column::Group, Column::Threads, Column::Metric, Column::Value};
+  if (kind == ReportKind::Show)
+    return {Column::Group, Column::Threads, Column::Metric, Column::Value};
   std::vector<Column> out = {Column::Group, Column::Threads, Column::Metric};
   switch (display_format) {
     case DisplayFormat::Full:
-      out.insert(out.end(), {Column::Baseline, Column::Candidate, Column::Delta, Column::Pct, Column::Uptime});
+      out.insert(out.end(),
+                 {Column::Baseline, Column::Candidate, Column::Delta, Column::Pct, Column::Uptime});
       break;
     case DisplayFormat::DeltaOnly: out.insert(out.end(), {Column::Delta, Column::Pct}); break;
     case DisplayFormat::NoPct:
@@ -204,8 +212,9 @@ ReportOptions parse_report_flags(const std::vector<std::string>& args,
       continue;
     }
     if (flag == "--wrap")
-      throw UsageError("--wrap is not supported: tables are printed unwrapped (pipe them through "
-                       "`less -S` to scroll)");
+      throw UsageError(
+          "--wrap is not supported: tables are printed unwrapped (pipe them through "
+          "`less -S` to scroll)");
     std::string value;
     if (auto eq = flag.find('='); eq != std::string::npos) {
       value = flag.substr(eq + 1);
@@ -229,8 +238,8 @@ ReportOptions parse_report_flags(const std::vector<std::string>& args,
       for (const auto& name : split_commas(value, "--sections")) {
         auto s = find_section(name);
         if (!s)
-          throw UsageError("unknown section '" + name + "' in --sections; valid sections: " +
-                           all_section_names());
+          throw UsageError("unknown section '" + name +
+                           "' in --sections; valid sections: " + all_section_names());
         o.sections.insert(*s);
       }
     } else if (flag == "--metrics") {
@@ -250,10 +259,11 @@ ReportOptions parse_report_flags(const std::vector<std::string>& args,
     } else if (flag == "--limit") {
       o.limit = parse_limit(value);
     } else {
-      throw UsageError("unknown flag " + flag + "; valid: --group-by, --cgroup-flatten, "
+      throw UsageError("unknown flag " + flag +
+                       "; valid: --group-by, --cgroup-flatten, "
                        "--no-thread-normalize, --no-cg-normalize, --sections, --metrics, "
-                       "--sort-by, " + std::string(compare ? "--display-format, " : "") +
-                       "--columns, --limit");
+                       "--sort-by, " +
+                       std::string(compare ? "--display-format, " : "") + "--columns, --limit");
     }
   }
   check_cgroup_sections(o);

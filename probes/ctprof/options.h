@@ -27,26 +27,38 @@ struct SortKey {
 enum class DisplayFormat { Full, DeltaOnly, NoPct, Arrow, PctOnly };
 
 // Table columns (--columns); Value is show's, Baseline..Arrow are compare's.
-enum class Column { Group, Threads, Metric, Baseline, Candidate, Delta, Pct, Arrow, Value, Tags, Uptime };
+enum class Column {
+  Group,
+  Threads,
+  Metric,
+  Baseline,
+  Candidate,
+  Delta,
+  Pct,
+  Arrow,
+  Value,
+  Tags,
+  Uptime
+};
 
 enum class ReportKind { Compare, Show };
 
 struct ReportOptions {
   ReportKind kind = ReportKind::Compare;
-  GroupBy group_by = GroupBy::All;        // compare's default; show's is pcomm
+  GroupBy group_by = GroupBy::All;          // compare's default; show's is pcomm
   std::vector<std::string> cgroup_flatten;  // glob patterns, tried in order
-  bool no_thread_normalize = false;       // literal comm / pcomm (and smaps_rollup per pid)
-  bool no_cg_normalize = false;           // literal cgroup paths (after --cgroup-flatten)
-  std::set<Section> sections;             // empty: all
-  std::set<std::size_t> metrics;         // empty: all
-  std::vector<SortKey> sort_by;           // empty: biggest movers first (show: by group name)
+  bool no_thread_normalize = false;         // literal comm / pcomm (and smaps_rollup per pid)
+  bool no_cg_normalize = false;             // literal cgroup paths (after --cgroup-flatten)
+  std::set<Section> sections;               // empty: all
+  std::set<std::size_t> metrics;            // empty: all
+  std::vector<SortKey> sort_by;             // empty: biggest movers first (show: by group name)
   DisplayFormat display_format = DisplayFormat::Arrow;
-  std::vector<Column> columns;            // empty: the display format's
-  std::size_t limit = 500;                // lines per section; 0: no limit
-  std::vector<std::string> warnings;      // flag combinations that render nothing
+  std::vector<Column> columns;        // empty: the display format's
+  std::size_t limit = 500;            // lines per section; 0: no limit
+  std::vector<std::string> warnings;  // flag combinations that render nothing
 
-  bool shows(std::size_t metric_id) const;   // --sections and --metrics
-  bool shows(Section s) const;               // --sections, and cgroup tables need a cgroup axis
+  bool shows(std::size_t metric_id) const;  // --sections and --metrics
+  bool shows(Section s) const;              // --sections, and cgroup tables need a cgroup axis
   std::vector<Column> resolved_columns() const;
 };
 

@@ -12,7 +12,7 @@ namespace dsched::ctprof {
 
 struct MappedFile {
   std::string path;
-  std::uint64_t base = 0;       // load address of the object (mapping start minus file offset)
+  std::uint64_t base = 0;  // load address of the object (mapping start minus file offset)
   std::uint64_t dev = 0, inode = 0;
 };
 

@@ -7,7 +7,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -128,11 +129,13 @@ bool parse_status(std::string_view text, ThreadRecord& rec) {
   for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
     const std::size_t id = key == "voluntary_ctxt_switches"      ? kVoluntaryCsw
                            : key == "nonvoluntary_ctxt_switches" ? kNonvoluntaryCsw
-                                                                  : kMetricCount;
+                                                                 : kMetricCount;
     if (id == kMetricCount) return;
     std::uint64_t u = 0;
-    if (to_int(value, u)) rec.set(id, u);
-    else ok = false;
+    if (to_int(value, u))
+      rec.set(id, u);
+    else
+      ok = false;
     ++found;
   });
   return ok && found == 2;
@@ -154,9 +157,12 @@ bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
 
 bool parse_io(std::string_view text, ThreadRecord& rec) {
   static constexpr std::pair<std::string_view, std::size_t> keys[] = {
-      {"rchar", kRchar},           {"wchar", kWchar},
-      {"syscr", kSyscr},           {"syscw", kSyscw},
-      {"read_bytes", kReadBytes},  {"write_bytes", kWriteBytes},
+      {"rchar", kRchar},
+      {"wchar", kWchar},
+      {"syscr", kSyscr},
+      {"syscw", kSyscw},
+      {"read_bytes", kReadBytes},
+      {"write_bytes", kWriteBytes},
       {"cancelled_write_bytes", kCancelledWriteBytes}};
   bool ok = true;
   unsigned found = 0;
@@ -164,8 +170,10 @@ bool parse_io(std::string_view text, ThreadRecord& rec) {
     for (const auto& [name, id] : keys) {
       if (key != name) continue;
       std::uint64_t u = 0;
-      if (to_int(value, u)) rec.set(id, u);
-      else ok = false;
+      if (to_int(value, u))
+        rec.set(id, u);
+      else
+        ok = false;
       ++found;
     }
   });
@@ -173,7 +181,11 @@ bool parse_io(std::string_view text, ThreadRecord& rec) {
 }
 
 bool parse_sched(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
-  struct Field { std::string_view key; std::size_t id; bool is_time; };
+  struct Field {
+    std::string_view key;
+    std::size_t id;
+    bool is_time;
+  };
   // Keys after their "se.", "stats." or "se.statistics." prefix.
   static constexpr Field fields[] = {
       {"nr_migrations", kNrMigrations, false},
@@ -218,8 +230,10 @@ bool parse_sched(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
     }
     if (key == "ext.enabled") {
       std::uint64_t on = 0;
-      if (to_int(value, on) && on <= 1) rec.set(kExtEnabled, snap.intern(on ? "true" : "false"));
-      else ok = false;
+      if (to_int(value, on) && on <= 1)
+        rec.set(kExtEnabled, snap.intern(on ? "true" : "false"));
+      else
+        ok = false;
       return;
     }
     for (const auto& f : fields) {
@@ -245,8 +259,10 @@ bool parse_smaps_rollup(std::string_view text, std::map<std::string, std::uint64
     value = trim(value);
     if (!value.ends_with(" kB")) return;  // the "[rollup]" header line
     std::uint64_t v = 0;
-    if (to_int(value.substr(0, value.size() - 3), v)) kib[std::string(key)] = v;
-    else ok = false;
+    if (to_int(value.substr(0, value.size() - 3), v))
+      kib[std::string(key)] = v;
+    else
+      ok = false;
   });
   return ok && !kib.empty();
 }
@@ -266,15 +282,21 @@ bool parse_cgroup(std::string_view text, std::string& path) {
     any = true;
     auto controllers = line.substr(c1 + 1, c2 - c1 - 1);
     auto p = line.substr(c2 + 1);
-    if (line.substr(0, c1) == "0" && controllers.empty()) unified = p;
-    else if (controllers == "cpu" || controllers.starts_with("cpu,")) cpu = p;
+    if (line.substr(0, c1) == "0" && controllers.empty())
+      unified = p;
+    else if (controllers == "cpu" || controllers.starts_with("cpu,"))
+      cpu = p;
     if (first_nonroot.empty() && p != "/") first_nonroot = p;
   }
   if (!any) return false;
-  if (!unified.empty() && unified != "/") path = unified;
-  else if (!cpu.empty() && cpu != "/") path = cpu;
-  else if (!first_nonroot.empty()) path = first_nonroot;
-  else path = "/";
+  if (!unified.empty() && unified != "/")
+    path = unified;
+  else if (!cpu.empty() && cpu != "/")
+    path = cpu;
+  else if (!first_nonroot.empty())
+    path = first_nonroot;
+  else
+    path = "/";
   return true;
 }
 

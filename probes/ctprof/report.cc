@@ -48,7 +48,8 @@ std::string unmatched(const Groups& mine, const Groups& theirs, const char* side
   for (const auto& [k, g] : mine)
     if (!theirs.count(k)) keys.push_back(k);
   if (keys.empty()) return {};
-  std::string out = "\n" + std::to_string(keys.size()) + " group(s) only in " + side + " (" + file + "):\n";
+  std::string out =
+      "\n" + std::to_string(keys.size()) + " group(s) only in " + side + " (" + file + "):\n";
   for (const auto& k : keys) out += "  " + k + "\n";
   return out;
 }
@@ -71,7 +72,8 @@ std::string fudge_report(const std::vector<FudgedPair>& pairs) {
   for (const auto& p : pairs) {
     out += "\n  baseline: " + p.baseline + "\n  candidate: " + p.candidate + "\n";
     if (p.baseline_root != p.baseline || p.candidate_root != p.candidate)
-      out += "  cascade roots: baseline=" + p.baseline_root + " candidate=" + p.candidate_root + "\n";
+      out +=
+          "  cascade roots: baseline=" + p.baseline_root + " candidate=" + p.candidate_root + "\n";
     char jaccard[32];
     std::snprintf(jaccard, sizeof jaccard, "%.1f%%", p.jaccard * 100);
     out += "  overlap: " + std::to_string(p.overlap) + " thread types, Jaccard: " + jaccard +
@@ -88,8 +90,8 @@ std::string fudge_report(const std::vector<FudgedPair>& pairs) {
   return out;
 }
 
-std::string compare_block(const Snapshot& a, const Snapshot& b, const ReportOptions& o, GroupBy axis,
-                          const std::string& a_name, const std::string& b_name,
+std::string compare_block(const Snapshot& a, const Snapshot& b, const ReportOptions& o,
+                          GroupBy axis, const std::string& a_name, const std::string& b_name,
                           std::vector<FudgedPair>& fudged) {
   const GroupKeys keys(axis, o, {&a, &b});
   // Renamed cgroups are joined only in the cgroup block of --group-by all.
@@ -104,10 +106,13 @@ std::string compare_block(const Snapshot& a, const Snapshot& b, const ReportOpti
   groups.candidate = group_threads(b, [&](const ThreadRecord& t) { return joined(keys.key(t)); });
   groups.labels = fudge_labels(fudge);
   std::string out;
-  if (any_metric_section(o)) out += render_compare_metrics(groups, axis, heading_suffix(o, axis), o);
+  if (any_metric_section(o))
+    out += render_compare_metrics(groups, axis, heading_suffix(o, axis), o);
   if (axis == GroupBy::Cgroup && any_cgroup_section(o)) {
-    const CgroupTable ta = cgroup_table(a, [&](const std::string& p) { return keys.cgroup_key(p); });
-    const CgroupTable tb = cgroup_table(b, [&](const std::string& p) { return joined(keys.cgroup_key(p)); });
+    const CgroupTable ta =
+        cgroup_table(a, [&](const std::string& p) { return keys.cgroup_key(p); });
+    const CgroupTable tb =
+        cgroup_table(b, [&](const std::string& p) { return joined(keys.cgroup_key(p)); });
     out += render_cgroup_tables(ta, &tb, o);
   }
   out += unmatched(groups.baseline, groups.candidate, "baseline", a_name);
@@ -120,11 +125,12 @@ std::string show_block(const Snapshot& snap, const ReportOptions& o, GroupBy axi
   const GroupKeys keys(axis, o, {&snap});
   std::string out;
   if (any_metric_section(o))
-    out += render_show_metrics(group_threads(snap, [&](const ThreadRecord& t) { return keys.key(t); }),
-                               axis, heading_suffix(o, axis), o);
+    out +=
+        render_show_metrics(group_threads(snap, [&](const ThreadRecord& t) { return keys.key(t); }),
+                            axis, heading_suffix(o, axis), o);
   if (axis == GroupBy::Cgroup && any_cgroup_section(o))
-    out += render_cgroup_tables(cgroup_table(snap, [&](const std::string& p) { return keys.cgroup_key(p); }),
-                                nullptr, o);
+    out += render_cgroup_tables(
+        cgroup_table(snap, [&](const std::string& p) { return keys.cgroup_key(p); }), nullptr, o);
   return out;
 }
 
@@ -141,7 +147,8 @@ std::string render_compare(const Snapshot& a, const Snapshot& b, const ReportOpt
                            const std::string& a_name, const std::string& b_name) {
   std::string out;
   std::vector<FudgedPair> fudged;
-  for (GroupBy axis : axes(o)) append_block(out, compare_block(a, b, o, axis, a_name, b_name, fudged));
+  for (GroupBy axis : axes(o))
+    append_block(out, compare_block(a, b, o, axis, a_name, b_name, fudged));
   const SmapsTable sa = smaps_by_process(a, o.no_thread_normalize);
   const SmapsTable sb = smaps_by_process(b, o.no_thread_normalize);
   append_block(out, render_smaps(sa, &sb, o));

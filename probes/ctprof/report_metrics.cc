@@ -151,7 +151,8 @@ bool right_aligned(Column c) {
 std::string header_of(Column c, GroupBy axis) {
   switch (c) {
     case Column::Group: return std::string(group_by_name(axis));
-    case Column::Arrow: case Column::Value: return "value";
+    case Column::Arrow:
+    case Column::Value: return "value";
     case Column::Uptime: return "%uptime";
     default: return std::string(column_name(c));
   }
@@ -217,7 +218,8 @@ std::string render_compare_metrics(const ComparedGroups& groups, GroupBy axis,
     std::vector<Pair> pairs = all;
     for (auto& p : pairs) {
       for (std::size_t id : ids) p.rows.push_back(compare_row(p, id));
-      std::sort(p.rows.begin(), p.rows.end(), [](const Row& a, const Row& b) { return a.move < b.move; });
+      std::sort(p.rows.begin(), p.rows.end(),
+                [](const Row& a, const Row& b) { return a.move < b.move; });
     }
     auto rank = [](const Pair& p, std::size_t id) -> RankValue {
       const auto b = rank_value(value_of(p.base, id));

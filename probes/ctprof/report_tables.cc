@@ -138,16 +138,18 @@ std::string render_cgroup_tables(const CgroupTable& a, const CgroupTable* b,
                                  const ReportOptions& o) {
   std::string out;
   if (o.shows(Section::CgroupStats)) {
-    const std::vector<Spec> specs = {field("cpu_usage_usec", StateUnit::Usec, &CgroupStats::usage_usec),
-                                     field("nr_throttled", StateUnit::Count, &CgroupStats::nr_throttled),
-                                     field("throttled_usec", StateUnit::Usec, &CgroupStats::throttled_usec),
-                                     field("memory_current", StateUnit::Bytes, &CgroupStats::memory_current)};
+    const std::vector<Spec> specs = {
+        field("cpu_usage_usec", StateUnit::Usec, &CgroupStats::usage_usec),
+        field("nr_throttled", StateUnit::Count, &CgroupStats::nr_throttled),
+        field("throttled_usec", StateUnit::Usec, &CgroupStats::throttled_usec),
+        field("memory_current", StateUnit::Bytes, &CgroupStats::memory_current)};
     out += wide_table(Section::CgroupStats, specs, a, b, [](const CgroupStats&) { return true; });
   }
   if (o.shows(Section::CgroupLimits)) {
     const auto weight_nice = [](const CgroupStats& s) {
-      return s.weight_nice ? StateValue{StateValue::Number, static_cast<long double>(*s.weight_nice), {}}
-                           : StateValue{};
+      return s.weight_nice
+                 ? StateValue{StateValue::Number, static_cast<long double>(*s.weight_nice), {}}
+                 : StateValue{};
     };
     const std::vector<Spec> specs = {
         {"cpu.max", StateUnit::Text,
@@ -179,7 +181,8 @@ std::string render_cgroup_tables(const CgroupTable& a, const CgroupTable* b,
         if (!has_data(ra) && !has_data(rb)) continue;
         pressure_rows(t, {key}, ra, b ? &rb : nullptr);
       }
-      if (!t.rows.empty()) out += heading(Section::Pressure, " / " + std::string(kPsiNames[r])) + t.render();
+      if (!t.rows.empty())
+        out += heading(Section::Pressure, " / " + std::string(kPsiNames[r])) + t.render();
     }
   }
   return out;
@@ -220,7 +223,8 @@ std::string render_sched_ext(const std::optional<SchedExtState>& a,
       {"enable_seq", &SchedExtState::enable_seq}};
   for (const auto& [name, member] : counters) {
     const StateValue vb = sb ? StateValue::of(sb->*member) : StateValue{};
-    t.rows.push_back({name, cell(StateValue::of(sa.*member), sb ? &vb : nullptr, StateUnit::Count)});
+    t.rows.push_back(
+        {name, cell(StateValue::of(sa.*member), sb ? &vb : nullptr, StateUnit::Count)});
   }
   return heading(Section::SchedExt) + t.render();
 }
@@ -246,15 +250,17 @@ std::string render_smaps(const SmapsTable& a, const SmapsTable* b, const ReportO
   std::vector<std::string> processes;
   for (const auto& k : union_keys(a, b)) processes.push_back(k);
   // Biggest memory movers first (show: biggest processes), then by name.
-  std::stable_sort(processes.begin(), processes.end(), [&](const std::string& x, const std::string& y) {
-    const auto score = [&](const std::string& k) {
-      return b ? std::abs(rss(b, k) - rss(&a, k)) : rss(&a, k);
-    };
-    const auto sx = score(x), sy = score(y);
-    if (sx != sy) return sx > sy;
-    return std::max(rss(&a, x), rss(b, x)) > std::max(rss(&a, y), rss(b, y));
-  });
-  Table t = b ? new_table({"process", "key", "value", "delta", "%"}) : new_table({"process", "key", "value"});
+  std::stable_sort(processes.begin(), processes.end(),
+                   [&](const std::string& x, const std::string& y) {
+                     const auto score = [&](const std::string& k) {
+                       return b ? std::abs(rss(b, k) - rss(&a, k)) : rss(&a, k);
+                     };
+                     const auto sx = score(x), sy = score(y);
+                     if (sx != sy) return sx > sy;
+                     return std::max(rss(&a, x), rss(b, x)) > std::max(rss(&a, y), rss(b, y));
+                   });
+  Table t = b ? new_table({"process", "key", "value", "delta", "%"})
+              : new_table({"process", "key", "value"});
   for (std::size_t c = 3; c < t.right_aligned.size(); ++c) t.right_aligned[c] = true;
   if (!b) t.right_aligned[2] = true;
   for (const auto& p : processes) {
@@ -272,7 +278,8 @@ std::string render_smaps(const SmapsTable& a, const SmapsTable* b, const ReportO
       if (in_a == in_b && va == vb) continue;  // compare keeps what moved
       const std::string cb = in_b ? format_scalar(vb, Unit::Bytes) : "-";
       const bool both = in_a && in_b;
-      t.rows.push_back({p, k, ca + " → " + cb, both ? format_scalar(vb - va, Unit::Bytes, true) : "-",
+      t.rows.push_back({p, k, ca + " → " + cb,
+                        both ? format_scalar(vb - va, Unit::Bytes, true) : "-",
                         both && va != 0 ? format_percent((vb - va) / va * 100) : "-"});
     }
   }

@@ -13,7 +13,8 @@
 namespace dsched::ctprof {
 
 using CgroupTable = std::map<std::string, CgroupStats>;  // by group key
-using SmapsTable = std::map<std::string, std::map<std::string, std::uint64_t>>;  // key -> field -> kB
+using SmapsTable =
+    std::map<std::string, std::map<std::string, std::uint64_t>>;  // key -> field -> kB
 
 // The five per-cgroup sections, each only when enabled and holding data.
 std::string render_cgroup_tables(const CgroupTable& baseline, const CgroupTable* candidate,

@@ -43,7 +43,7 @@ std::pair<Fd, std::string> create_temporary(const std::string& path) {
 // Checks what is at `path` now; true when a file is there (and may be replaced).
 bool check_existing(const std::string& path, const std::function<bool(int)>& replaceable,
                     const std::string& kind) {
-  struct stat st{};
+  struct stat st {};
   if (lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return false;
     fail(path, std::string("cannot inspect: ") + std::strerror(errno));

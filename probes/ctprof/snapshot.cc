@@ -11,7 +11,8 @@ std::uint64_t ParseTally::read_failures() const {
 std::string ParseTally::dominant() const {
   std::size_t best = kProcFileCount;
   for (std::size_t f = 0; f < kProcFileCount; ++f)
-    if (failures_by_file[f] > 0 && (best == kProcFileCount || failures_by_file[f] > failures_by_file[best]))
+    if (failures_by_file[f] > 0 &&
+        (best == kProcFileCount || failures_by_file[f] > failures_by_file[best]))
       best = f;
   return best == kProcFileCount ? std::string() : std::string(kProcFileNames[best]);
 }

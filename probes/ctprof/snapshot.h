@@ -21,11 +21,11 @@ struct HostInfo {
   std::string hostname;
   std::string kernel_release;
   std::uint32_t cpu_count = 0;
-  std::uint64_t uptime_ns = 0;          // system uptime at capture
-  std::uint64_t boot_time_unix_s = 0;   // btime from <proc>/stat
+  std::uint64_t uptime_ns = 0;         // system uptime at capture
+  std::uint64_t boot_time_unix_s = 0;  // btime from <proc>/stat
   std::uint32_t clock_ticks_per_s = 100;
   std::uint64_t captured_at_unix_ns = 0;
-  std::optional<int> task_delayacct;    // kernel.task_delayacct, absent when unreadable
+  std::optional<int> task_delayacct;  // kernel.task_delayacct, absent when unreadable
   // Host context: what the machine is and how its scheduler is tuned.
   std::optional<std::string> kernel_name, arch, cpu_model, cpu_vendor, kernel_cmdline;
   std::optional<std::uint64_t> total_memory_kb;
@@ -37,17 +37,25 @@ struct TaskstatsTally {
 };
 
 // Files read per thread; the names double as the keys of read_failures_by_file.
-enum ProcFile : std::size_t { kStatFile, kSchedstatFile, kStatusFile, kIoFile, kSchedFile,
-                              kCgroupFile, kSmapsFile, kProcFileCount };
+enum ProcFile : std::size_t {
+  kStatFile,
+  kSchedstatFile,
+  kStatusFile,
+  kIoFile,
+  kSchedFile,
+  kCgroupFile,
+  kSmapsFile,
+  kProcFileCount
+};
 inline constexpr std::string_view kProcFileNames[kProcFileCount] = {
     "stat", "schedstat", "status", "io", "sched", "cgroup", "smaps_rollup"};
 
 struct ParseTally {
-  std::uint64_t tids_walked = 0;   // threads whose directory was listed
-  std::uint64_t tids_exited = 0;   // threads that vanished during the walk (not failures)
+  std::uint64_t tids_walked = 0;  // threads whose directory was listed
+  std::uint64_t tids_exited = 0;  // threads that vanished during the walk (not failures)
   std::array<std::uint64_t, kProcFileCount> failures_by_file{};
   std::uint64_t read_failures() const;
-  std::string dominant() const;    // file with most failures, "" when none failed
+  std::string dominant() const;  // file with most failures, "" when none failed
 };
 
 // Reads of the per-cgroup and host-wide sources. A file that cannot be read is counted here
@@ -65,8 +73,8 @@ struct JemallocTally {
   std::uint64_t probed_ok = 0;          // threads read
   std::uint64_t failed = 0;             // attach or per-thread failures worth acting on
   std::map<std::string, std::uint64_t> failures_by_tag;
-  std::string dominant() const;         // most frequent tag, "" when none
-  bool privilege_dominant() const;      // ptrace refusals are at least half of the failures
+  std::string dominant() const;     // most frequent tag, "" when none
+  bool privilege_dominant() const;  // ptrace refusals are at least half of the failures
 };
 
 // Text metrics (state, policy, cpu affinity) store an index into Snapshot::strings.
@@ -78,7 +86,10 @@ struct ThreadRecord {
   std::map<std::string, std::uint64_t> smaps_kib;  // smaps_rollup in kB, leaders only
   bool kernel_thread = false;  // capture-time only (skips memory sources); not stored
 
-  void set(std::size_t id, std::uint64_t v) { value[id] = v; has.set(id); }
+  void set(std::size_t id, std::uint64_t v) {
+    value[id] = v;
+    has.set(id);
+  }
   void set_signed(std::size_t id, std::int64_t v) { set(id, static_cast<std::uint64_t>(v)); }
 };
 
@@ -90,7 +101,7 @@ struct Snapshot {
   std::optional<JemallocTally> jemalloc;
   // A deque: records never move, so growing it never needs twice their memory.
   std::deque<ThreadRecord> threads;
-  std::vector<std::string> strings;  // interned text-metric values
+  std::vector<std::string> strings;                 // interned text-metric values
   std::map<std::string, CgroupStats> cgroup_stats;  // by thread cgroup path
   Psi host_psi;
   std::optional<SchedExtState> sched_ext;  // absent without CONFIG_SCHED_CLASS_EXT

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "json_stream.h"
-#include "snapshot_error.h"
 #include "snapshot.h"
+#include "snapshot_error.h"
 #include "snapshot_io.h"
 
 namespace dsched::ctprof {
@@ -48,7 +48,8 @@ auto with_schema_errors(const std::string& name, const std::string& what, Fn&& f
     std::string why = e.what();
     if (auto tag_end = why.find("] "); why.starts_with("[json.") && tag_end != std::string::npos)
       why.erase(0, tag_end + 2);
-    throw SnapshotError(name + ": not a ctprof snapshot: " + (what.empty() ? "" : what + ": ") + why);
+    throw SnapshotError(name + ": not a ctprof snapshot: " + (what.empty() ? "" : what + ": ") +
+                        why);
   }
 }
 

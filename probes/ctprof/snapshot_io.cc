@@ -88,7 +88,8 @@ bool looks_like_snapshot(int fd) {
 }  // namespace
 
 void FormatReader::count(const ThreadRecord& t) {
-  record_bytes_ += sizeof(ThreadRecord) + t.comm.capacity() + t.pcomm.capacity() + t.cgroup.capacity();
+  record_bytes_ +=
+      sizeof(ThreadRecord) + t.comm.capacity() + t.pcomm.capacity() + t.cgroup.capacity();
   for (const auto& [key, v] : t.smaps_kib) record_bytes_ += key.capacity() + 64;  // map node
 }
 
@@ -110,7 +111,7 @@ void write_snapshot_file(const Snapshot& snap, const std::string& path) {
 Snapshot read_snapshot_file(const std::string& path, std::size_t cap) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   Fd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  struct stat st{};
+  struct stat st {};
   if (!fd.ok() || fstat(fd.get(), &st) != 0)
     throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": not a regular file");

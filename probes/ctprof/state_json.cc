@@ -26,7 +26,8 @@ std::optional<std::uint64_t> get_limit(const json& j, const char* key, Dialect d
 }
 
 ojson line_to_json(const PsiLine& l) {
-  return {{"avg10", l.avg10}, {"avg60", l.avg60}, {"avg300", l.avg300}, {"total_usec", l.total_usec}};
+  return {
+      {"avg10", l.avg10}, {"avg60", l.avg60}, {"avg300", l.avg300}, {"total_usec", l.total_usec}};
 }
 
 PsiLine line_from_json(const json& j) {

@@ -185,8 +185,8 @@ std::unique_ptr<NetlinkTaskstats> NetlinkTaskstats::open(std::string& error) {
   static const char kName[] = TASKSTATS_GENL_NAME;
   std::uint8_t buf[4096];
   ssize_t n = -1;
-  if (send_request(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, kName,
-                   sizeof kName, 1))
+  if (send_request(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, kName, sizeof kName,
+                   1))
     n = recv(fd, buf, sizeof buf, 0);
   const int family = n > 0 ? parse_family_reply({buf, static_cast<std::size_t>(n)}) : -1;
   if (family < 0) {

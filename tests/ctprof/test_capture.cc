@@ -50,8 +50,16 @@ TEST_CASE("ctprof capture reads every file of every thread of a synthetic tree")
   FakeProc proc;
   FakeThread leader{.tgid = 100, .tid = 100, .comm = "web server", .num_threads = 2};
   leader.schedstats = true;
-  FakeThread worker{.tgid = 100, .tid = 101, .comm = "worker-3", .state = 'R', .minflt = 70,
-                    .utime = 9, .priority = -51, .nice = -5, .processor = 0, .rt_priority = 50,
+  FakeThread worker{.tgid = 100,
+                    .tid = 101,
+                    .comm = "worker-3",
+                    .state = 'R',
+                    .minflt = 70,
+                    .utime = 9,
+                    .priority = -51,
+                    .nice = -5,
+                    .processor = 0,
+                    .rt_priority = 50,
                     .policy = 1};
   worker.run_ns = 5'000'000'000;
   worker.cgroup_text = "12:cpu,cpuacct:/batch\n0::/\n";
@@ -105,9 +113,9 @@ TEST_CASE("ctprof capture reads every file of every thread of a synthetic tree")
   CHECK(w->value[kSyscr] == 9);
   CHECK(w->value[kNrMigrations] == 6);
   CHECK(w->value[kFairSliceNs] == 3'000'000);
-  CHECK_FALSE(w->has.test(kWaitSum));  // no schedstats printed for this thread
+  CHECK_FALSE(w->has.test(kWaitSum));     // no schedstats printed for this thread
   CHECK_FALSE(w->has.test(kExtEnabled));  // no sched_ext in this kernel
-  CHECK(w->smaps_kib.empty());             // smaps_rollup is read for the leader only
+  CHECK(w->smaps_kib.empty());            // smaps_rollup is read for the leader only
   CHECK(w->cgroup == "/batch");
   CHECK_FALSE(w->has.test(delay_metric(0, kDelayCount)));  // ESRCH: no taskstats values
 
@@ -127,7 +135,8 @@ TEST_CASE("ctprof capture reads every file of every thread of a synthetic tree")
   CHECK(l->value[delay_metric(0, kDelayMax)] == 900);
   CHECK(l->value[delay_metric(1, kDelayMin)] == 1000);
   CHECK(l->value[kHiwaterRssBytes] == 4096 * 1024);
-  CHECK(l->smaps_kib == std::map<std::string, std::uint64_t>{{"Pss", 280}, {"Rss", 1712}, {"Swap", 0}});
+  CHECK(l->smaps_kib ==
+        std::map<std::string, std::uint64_t>{{"Pss", 280}, {"Rss", 1712}, {"Swap", 0}});
   // Taskstats answered: the schedstat counters come from the same reply.
   CHECK(l->value[kRunTimeNs] == 123'456);
   CHECK(l->value[kWaitTimeNs] == 3000);
@@ -190,7 +199,8 @@ TEST_CASE("ctprof capture names the kconfig when a whole file class fails") {
   std::ostringstream both;
   capture(fake_options(proc, nullptr), both);
   CHECK(both.str().rfind(
-            "ctprof parse: 3 tids walked, 6 read failures (dominant: schedstat); hint: schedstat / io "
+            "ctprof parse: 3 tids walked, 6 read failures (dominant: schedstat); hint: schedstat / "
+            "io "
             "read failures dominate — kernel may be built without CONFIG_SCHED_INFO and/or "
             "CONFIG_TASK_IO_ACCOUNTING\n",
             0) == 0);
@@ -275,8 +285,10 @@ TEST_CASE("ctprof snapshot files round-trip every captured value") {
     CHECK(a.smaps_kib == b.smaps_kib);
     for (std::size_t id = 0; id < kStoredMetricCount; ++id) {
       if (!a.has.test(id)) continue;
-      if (metric(id).unit == Unit::Text) CHECK(s.text(a.value[id]) == r.text(b.value[id]));
-      else CHECK(a.value[id] == b.value[id]);
+      if (metric(id).unit == Unit::Text)
+        CHECK(s.text(a.value[id]) == r.text(b.value[id]));
+      else
+        CHECK(a.value[id] == b.value[id]);
     }
   }
 }
@@ -292,8 +304,9 @@ TEST_CASE("ctprof taskstats hints: family missing, most tids gone, disabled") {
   };
   const std::string missing = joined(capture_hints(
       s, {{TaskstatsOutcome::Unavailable, "no TASKSTATS family (CONFIG_TASKSTATS off?)"}, ""}));
-  CHECK(missing.find("ctprof taskstats: unavailable (no TASKSTATS family (CONFIG_TASKSTATS off?))") !=
-        std::string::npos);
+  CHECK(
+      missing.find("ctprof taskstats: unavailable (no TASKSTATS family (CONFIG_TASKSTATS off?))") !=
+      std::string::npos);
   s.taskstats = {1, 0, 3, 0};
   const std::string raced = joined(capture_hints(s, {}));
   CHECK(raced.find("ctprof probe") == std::string::npos);  // no probing: no probe line
@@ -301,17 +314,20 @@ TEST_CASE("ctprof taskstats hints: family missing, most tids gone, disabled") {
   CHECK(joined(capture_hints(s, {{TaskstatsOutcome::Disabled, ""}, ""})).find("taskstats") ==
         std::string::npos);
   CHECK(joined(capture_hints(s, {{}, "--proc-root is not /proc"}))
-            .find("ctprof probe: jemalloc probing skipped (--proc-root is not /proc)") != std::string::npos);
+            .find("ctprof probe: jemalloc probing skipped (--proc-root is not /proc)") !=
+        std::string::npos);
   s.jemalloc.emplace();
   s.jemalloc->tgids_walked = 9;
   s.jemalloc->jemalloc_detected = 2;
   s.jemalloc->probed_ok = 5;
   s.jemalloc->failed = 3;
   s.jemalloc->failures_by_tag = {{"ptrace-seize", 2}, {"waitpid", 1}};
-  CHECK(joined(capture_hints(s, {})).find(
-            "ctprof probe: 9 tgids walked, 2 jemalloc detected, 5 probed OK, 3 failed (dominant: "
-            "ptrace-seize; hint: re-run as root, or grant cap_sys_ptrace+eip to dsched, or set "
-            "kernel.yama.ptrace_scope=0)") != std::string::npos);
+  CHECK(
+      joined(capture_hints(s, {}))
+          .find(
+              "ctprof probe: 9 tgids walked, 2 jemalloc detected, 5 probed OK, 3 failed (dominant: "
+              "ptrace-seize; hint: re-run as root, or grant cap_sys_ptrace+eip to dsched, or set "
+              "kernel.yama.ptrace_scope=0)") != std::string::npos);
 }
 
 TEST_CASE("ctprof capture reads every cgroup file and tallies missing controllers and bad files") {
@@ -351,7 +367,8 @@ TEST_CASE("ctprof capture reads every cgroup file and tallies missing controller
   CHECK(svc.memory_high == 2'097'152u);
   CHECK(svc.memory_low == 0u);
   CHECK(svc.memory_min == kUnlimited);
-  CHECK(svc.memory_stat == std::map<std::string, std::uint64_t>{{"anon", 4096}, {"file", 8192}, {"pgfault", 77}});
+  CHECK(svc.memory_stat ==
+        std::map<std::string, std::uint64_t>{{"anon", 4096}, {"file", 8192}, {"pgfault", 77}});
   CHECK(svc.memory_events.at("high") == 2);
   CHECK(svc.pids_current == 4u);
   CHECK(svc.pids_max == kUnlimited);
@@ -423,7 +440,8 @@ TEST_CASE("ctprof capture records the host context, host pressure and sched_ext 
   CHECK(s.host.cpu_vendor == "GenuineTest");
   CHECK(s.host.total_memory_kb == 16384u);
   CHECK(s.host.kernel_cmdline == "BOOT_IMAGE=/vmlinuz quiet");
-  CHECK(s.host.sched_tunables == std::map<std::string, std::string>{{"sched_autogroup_enabled", "1"}});
+  CHECK(s.host.sched_tunables ==
+        std::map<std::string, std::string>{{"sched_autogroup_enabled", "1"}});
   CHECK(s.host.kernel_name == "Linux");
   CHECK(s.host.arch.has_value());
   CHECK(s.host_psi.resource[kPsiCpu].some.avg10 == 150);
@@ -453,9 +471,10 @@ TEST_CASE("ctprof capture: sched fields of newer kernels and the status fallback
   FakeProc proc;
   FakeThread t{.tgid = 95, .tid = 95, .comm = "ext", .vcsw = 31, .nvcsw = 7};
   proc.add(t);
-  std::string sched = "ext (95, #threads: 1)\n---\nse.nr_migrations : 2\nnr_voluntary_switches : 31\n"
-                      "nr_involuntary_switches : 7\nse.slice : 700000\next.enabled : 1\n"
-                      "stats.core_forceidle_sum : 1.500000\n";
+  std::string sched =
+      "ext (95, #threads: 1)\n---\nse.nr_migrations : 2\nnr_voluntary_switches : 31\n"
+      "nr_involuntary_switches : 7\nse.slice : 700000\next.enabled : 1\n"
+      "stats.core_forceidle_sum : 1.500000\n";
   proc.write("95/task/95/sched", sched);
   std::ostringstream diag;
   Snapshot s = capture(fake_options(proc, nullptr), diag);

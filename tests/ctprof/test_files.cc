@@ -1,13 +1,13 @@
 // Bad snapshot files and command-line errors: one clear message naming the file, right exit code.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ctprof.h"
 #include "options.h"
@@ -115,7 +115,8 @@ std::pair<std::string, std::size_t> read_in_child(const std::string& path, std::
   close(fds[1]);
   std::string report;
   char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) report.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    report.append(buf, static_cast<std::size_t>(n));
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -142,7 +143,8 @@ TEST_CASE("ctprof bad snapshot files give one message naming the file and the re
   const std::string packed = compress(valid_json());
   const std::string truncated = dir.file("truncated.zst", packed.substr(0, packed.size() / 2));
   CHECK(read_error(truncated) == truncated + ": truncated zstd stream");
-  const std::string corrupt = dir.file("corrupt.zst", packed.substr(0, 4) + std::string(64, '\x5a'));
+  const std::string corrupt =
+      dir.file("corrupt.zst", packed.substr(0, 4) + std::string(64, '\x5a'));
   CHECK(read_error(corrupt).find(corrupt + ": corrupt zstd data (") == 0);
   const std::string trailing = dir.file("trailing.zst", packed + "junk-after-the-frame");
   CHECK(read_error(trailing).find(trailing + ": corrupt zstd data (") == 0);
@@ -155,24 +157,28 @@ TEST_CASE("ctprof bad snapshot files give one message naming the file and the re
   };
   CHECK(schema("array.zst", "[1,2]").find(": not a ctprof snapshot: top level is not an object") !=
         std::string::npos);
-  CHECK(schema("noformat.zst", "{\"threads\": []}")
-            .find("noformat.zst: not a ctprof snapshot: it starts with neither \"format\" (dsched) nor "
-                  "\"captured_at_unix_ns\" (ktstr)") != std::string::npos);
-  CHECK(schema("wrongformat.zst", "{\"format\": \"other-tool\"}").find("missing or wrong \"format\"") !=
-        std::string::npos);
+  CHECK(
+      schema("noformat.zst", "{\"threads\": []}")
+          .find(
+              "noformat.zst: not a ctprof snapshot: it starts with neither \"format\" (dsched) nor "
+              "\"captured_at_unix_ns\" (ktstr)") != std::string::npos);
+  CHECK(schema("wrongformat.zst", "{\"format\": \"other-tool\"}")
+            .find("missing or wrong \"format\"") != std::string::npos);
   std::string v9 = valid_json();
   v9.replace(v9.find("\"version\":2"), 11, "\"version\":9");
-  CHECK(schema("v9.zst", v9) == (dir.path / "v9.zst").string() +
-                                    ": unsupported snapshot version 9 (this dsched reads versions 1 and "
-                                    "2); re-capture it or use a newer dsched");
+  CHECK(schema("v9.zst", v9) ==
+        (dir.path / "v9.zst").string() +
+            ": unsupported snapshot version 9 (this dsched reads versions 1 and "
+            "2); re-capture it or use a newer dsched");
   std::string short_values = valid_json();
   short_values.replace(short_values.find("\"values\":[5,"), 12, "\"values\":[");
   CHECK(schema("short.zst", short_values).find("thread 7 has") != std::string::npos);
   std::string wrong_type = valid_json();
   wrong_type.replace(wrong_type.find("\"values\":[5,"), 12, "\"values\":[\"x\",");
   const std::string wrong = schema("type.zst", wrong_type);
-  CHECK(wrong.find("type.zst: not a ctprof snapshot: thread 7: type must be number, but is string") !=
-        std::string::npos);
+  CHECK(
+      wrong.find("type.zst: not a ctprof snapshot: thread 7: type must be number, but is string") !=
+      std::string::npos);
   std::string no_host = valid_json();
   no_host.replace(no_host.find("\"host\""), 6, "\"hozt\"");
   CHECK(schema("nohost.zst", no_host).find("nohost.zst: not a ctprof snapshot: missing \"host\"") !=
@@ -187,28 +193,32 @@ TEST_CASE("ctprof decompression bombs are refused without the memory they ask fo
   TempDir dir;
   constexpr std::size_t kExpanded = std::size_t{600} << 20;  // well past the 256 MiB cap
   // Zeros are not JSON: refused at the first byte.
-  const std::string zeros = dir.file("zeros.zst", repeating_frame("", std::string(4096, '\0'), kExpanded));
+  const std::string zeros =
+      dir.file("zeros.zst", repeating_frame("", std::string(4096, '\0'), kExpanded));
   CHECK(read_error(zeros).find(zeros + ": not valid JSON: ") == 0);
 
   // Valid records, each costing memory for a few bytes of text: refused once they would take
   // more than about twice the text read.
   std::string head = valid_json();
   head.resize(head.rfind("{\"tid\""));
-  std::string record = "{\"tid\":1,\"tgid\":1,\"comm\":\"\",\"pcomm\":\"\",\"cgroup\":\"\",\"values\":[";
+  std::string record =
+      "{\"tid\":1,\"tgid\":1,\"comm\":\"\",\"pcomm\":\"\",\"cgroup\":\"\",\"values\":[";
   for (std::size_t id = 0; id < kStoredMetricCount; ++id)
     record += std::string(id ? "," : "") + (metric(id).unit == Unit::Text ? "\"\"" : "0");
   record += "]},";
   const std::string records = dir.file("records.zst", repeating_frame(head, record, kExpanded));
   CHECK(fs::file_size(records) < 1 << 20);
   const auto [records_error, records_growth] = read_in_child(records, kMaxDecompressedBytes);
-  CHECK(records_error.find(records + ": not a plausible ctprof snapshot: its records would take ") == 0);
+  CHECK(records_error.find(records +
+                           ": not a plausible ctprof snapshot: its records would take ") == 0);
   CHECK(records_growth < std::size_t{256} << 20);
 
   // Records that are mostly text (a ktstr snapshot with long unknown fields): stopped by the cap.
   const std::string padded = dir.file(
-      "padded.zst", repeating_frame("{\"captured_at_unix_ns\":1,\"threads\":[",
-                                    "{\"tid\":1,\"tgid\":1,\"note\":\"" + std::string(2000, 'x') + "\"},",
-                                    kExpanded));
+      "padded.zst",
+      repeating_frame("{\"captured_at_unix_ns\":1,\"threads\":[",
+                      "{\"tid\":1,\"tgid\":1,\"note\":\"" + std::string(2000, 'x') + "\"},",
+                      kExpanded));
   CHECK(fs::file_size(padded) < 1 << 20);
   const auto [padded_error, padded_growth] = read_in_child(padded, kMaxDecompressedBytes);
   CHECK(padded_error == padded + ": decompressed size exceeds the 256 MiB cap");
@@ -233,7 +243,8 @@ TEST_CASE("ctprof command line: exit codes and messages") {
   CHECK(r.out.find("usage:") == 0);
   r = cli({"frobnicate"});
   CHECK(r.code == 2);
-  CHECK(r.err.find("unknown ctprof command 'frobnicate'; valid: capture, compare, show, metric-list") !=
+  CHECK(r.err.find(
+            "unknown ctprof command 'frobnicate'; valid: capture, compare, show, metric-list") !=
         std::string::npos);
   CHECK(cli({"compare", good}).code == 2);
   CHECK(cli({"compare", good, good, "--metrics", "nope"}).code == 2);
@@ -252,7 +263,8 @@ TEST_CASE("ctprof command line: exit codes and messages") {
         std::string::npos);
   r = cli({"show", good, "--sections", "primary", "--metrics", "state"});
   CHECK(r.code == 0);
-  CHECK(r.out == "## Primary metrics\npcomm  threads  metric  value\napp          1  state       S\n");
+  CHECK(r.out ==
+        "## Primary metrics\npcomm  threads  metric  value\napp          1  state       S\n");
   r = cli({"metric-list"});
   CHECK(r.code == 0);
   CHECK(r.out.find("run_time_ns") != std::string::npos);
@@ -272,7 +284,8 @@ TEST_CASE("ctprof script entry points return one-line errors") {
   CHECK(compare_files(good, good, "--sort-by bogus", out).find("unknown metric 'bogus'") == 0);
   CHECK(compare_files(good, good, "stray", out) == "unexpected 'stray' in ctprof_compare flags");
   const std::string missing = (dir.path / "nope.zst").string();
-  CHECK(compare_files(good, missing, "", out) == missing + ": cannot open: No such file or directory");
+  CHECK(compare_files(good, missing, "", out) ==
+        missing + ": cannot open: No such file or directory");
   std::ostringstream diag;
   const std::string err = write_snapshot((dir.path / "missing-dir" / "s.zst").string(), diag);
   CHECK(err.find("missing-dir/s.zst: cannot create") != std::string::npos);
@@ -298,15 +311,18 @@ TEST_CASE("ctprof writes snapshots atomically and never through a symlink or ove
   s.threads.front().tid = 8;
   CHECK(write_error(path) == "(written)");
   CHECK(read_snapshot_file(path).threads.front().tid == 8);
-  const std::string ktstr = dir.file("ktstr.ctprof.zst", compress("{\"captured_at_unix_ns\":1,\"threads\":[]}"));
+  const std::string ktstr =
+      dir.file("ktstr.ctprof.zst", compress("{\"captured_at_unix_ns\":1,\"threads\":[]}"));
   CHECK(write_error(ktstr) == "(written)");
 
   // Anything else is left alone, with a message naming it.
   const std::string notes = dir.file("notes.txt", "keep me\n");
-  CHECK(write_error(notes) == notes + ": exists and is not a ctprof snapshot; refusing to replace it");
+  CHECK(write_error(notes) ==
+        notes + ": exists and is not a ctprof snapshot; refusing to replace it");
   CHECK(slurp(notes) == "keep me\n");
   const std::string zstd_other = dir.file("other.zst", compress("{\"something\": \"else\"}"));
-  CHECK(write_error(zstd_other) == zstd_other + ": exists and is not a ctprof snapshot; refusing to replace it");
+  CHECK(write_error(zstd_other) ==
+        zstd_other + ": exists and is not a ctprof snapshot; refusing to replace it");
   const std::string link = (dir.path / "link.ctprof.zst").string();
   fs::create_symlink(notes, link);
   CHECK(write_error(link) == link + ": is a symbolic link; refusing to write through it");
@@ -339,12 +355,13 @@ TEST_CASE("ctprof --help on every subcommand") {
     CHECK(cli({command, "-h"}).out == r.out);
   }
   const std::string capture = cli({"capture", "--help"}).out;
-  for (const char* flag : {"--output", "--proc-root", "--cgroup-root", "--sys-root", "--no-taskstats",
-                           "--no-jemalloc", "--jemalloc-pid"})
+  for (const char* flag : {"--output", "--proc-root", "--cgroup-root", "--sys-root",
+                           "--no-taskstats", "--no-jemalloc", "--jemalloc-pid"})
     CHECK(capture.find(flag) != std::string::npos);
   const std::string compare = cli({"compare", "--help"}).out;
-  for (const char* flag : {"--group-by", "--cgroup-flatten", "--no-thread-normalize", "--no-cg-normalize",
-                           "--sections", "--metrics", "--sort-by", "--display-format", "--columns", "--limit"})
+  for (const char* flag :
+       {"--group-by", "--cgroup-flatten", "--no-thread-normalize", "--no-cg-normalize",
+        "--sections", "--metrics", "--sort-by", "--display-format", "--columns", "--limit"})
     CHECK(compare.find(flag) != std::string::npos);
   CHECK(cli({"show", "--help"}).out.find("--display-format") == std::string::npos);
   const auto unknown = cli({"help", "frobnicate"});
@@ -356,8 +373,9 @@ TEST_CASE("ctprof D entry points take the command line's flags through the same 
   TempDir dir;
   const std::string a = dir.file("a.zst", compress(valid_json()));
   // compare_files and `ctprof compare` print the same table for the same flags...
-  for (const std::string flags : {"", "--group-by pcomm --limit 0", "--sections derived --display-format full",
-                                  "--group-by cgroup --columns group,metric,arrow"}) {
+  for (const std::string flags :
+       {"", "--group-by pcomm --limit 0", "--sections derived --display-format full",
+        "--group-by cgroup --columns group,metric,arrow"}) {
     CAPTURE(flags);
     std::ostringstream out;
     CHECK(compare_files(a, a, flags, out) == "");
@@ -382,7 +400,9 @@ TEST_CASE("ctprof D entry points take the command line's flags through the same 
   CHECK(write_snapshot(snap, "--proc-root " + proc + " --no-taskstats --no-jemalloc", diag) == "");
   CHECK(read_snapshot_file(snap).threads.empty());
   CHECK(diag.str().find("ctprof parse: 0 tids walked") != std::string::npos);
-  CHECK(write_snapshot(snap, "-o other.zst", diag).find("capture: unknown flag -o; valid: --proc-root") == 0);
-  CHECK(write_snapshot(snap, "--jemalloc-pid x", diag) == "--jemalloc-pid needs a process id, got 'x'");
+  CHECK(write_snapshot(snap, "-o other.zst", diag)
+            .find("capture: unknown flag -o; valid: --proc-root") == 0);
+  CHECK(write_snapshot(snap, "--jemalloc-pid x", diag) ==
+        "--jemalloc-pid needs a process id, got 'x'");
   CHECK(write_snapshot(snap, "--no-taskstats=1", diag) == "--no-taskstats takes no value");
 }

@@ -35,7 +35,8 @@ std::string slurp(const std::string& path) {
 
 // Field 3 of a thread's stat: its state letter ('t' while stopped by a tracer).
 char thread_state(int pid, int tid) {
-  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat");
+  const std::string stat =
+      slurp("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat");
   return stat.empty() ? '?' : stat[stat.rfind(')') + 2];
 }
 
@@ -111,7 +112,8 @@ const ThreadRecord* find_tid(const Snapshot& s, int tid) {
 }
 
 std::string jemalloc_library(int pid) {
-  const auto lib = find_mapped(parse_maps(slurp("/proc/" + std::to_string(pid) + "/maps")), {"libjemalloc"});
+  const auto lib =
+      find_mapped(parse_maps(slurp("/proc/" + std::to_string(pid) + "/maps")), {"libjemalloc"});
   REQUIRE(lib.has_value());
   return lib->path;
 }

@@ -23,20 +23,22 @@ namespace {
 // A ktstr ThreadState: every metric field ktstr writes (ctprof's metric names), with values
 // that tell the fields apart.
 json ktstr_thread(int tid, int tgid, const std::string& comm, const std::string& pcomm) {
-  json t = {{"tid", tid},
-            {"tgid", tgid},
-            {"pcomm", pcomm},
-            {"comm", comm},
-            {"cgroup", "/app.slice/web-1.scope"},
-            {"policy", "SCHED_OTHER"},
-            {"cpu_affinity", {0, 1, 2, 3, 6}},
-            {"state", "S"},
-            {"ext_enabled", false},
-            {"smaps_rollup_kib", tid == tgid ? json{{"Rss", 2048}, {"Pss", 1024}} : json::object()}};
+  json t = {
+      {"tid", tid},
+      {"tgid", tgid},
+      {"pcomm", pcomm},
+      {"comm", comm},
+      {"cgroup", "/app.slice/web-1.scope"},
+      {"policy", "SCHED_OTHER"},
+      {"cpu_affinity", {0, 1, 2, 3, 6}},
+      {"state", "S"},
+      {"ext_enabled", false},
+      {"smaps_rollup_kib", tid == tgid ? json{{"Rss", 2048}, {"Pss", 1024}} : json::object()}};
   for (std::size_t id = 0; id < kStoredMetricCount; ++id) {
     const auto& def = metric(id);
     if (def.unit == Unit::Text) continue;
-    t[std::string(def.name)] = def.is_signed ? json(-static_cast<std::int64_t>(id)) : json(1000 + id);
+    t[std::string(def.name)] =
+        def.is_signed ? json(-static_cast<std::int64_t>(id)) : json(1000 + id);
   }
   t["start_time_clock_ticks"] = 500 + tid;
   return t;
@@ -44,7 +46,8 @@ json ktstr_thread(int tid, int tgid, const std::string& comm, const std::string&
 
 json ktstr_psi(int scale) {
   json half = {{"avg10", 12 * scale}, {"avg60", 5}, {"avg300", 1}, {"total_usec", 1000 * scale}};
-  json res = {{"some", half}, {"full", {{"avg10", 0}, {"avg60", 0}, {"avg300", 0}, {"total_usec", 0}}}};
+  json res = {{"some", half},
+              {"full", {{"avg10", 0}, {"avg60", 0}, {"avg300", 0}, {"total_usec", 0}}}};
   return {{"cpu", res}, {"memory", res}, {"io", res}, {"irq", res}};
 }
 
@@ -55,36 +58,67 @@ json ktstr_snapshot() {
   unmeasured["state"] = "~";
   unmeasured["cpu_affinity"] = json::array();
   unmeasured["a_field_of_a_later_ktstr"] = {1, 2, 3};
-  return {
-      {"captured_at_unix_ns", 1'700'000'000'000'000'000ULL},
-      {"host",
-       {{"cpu_model", "Intel(R) Xeon(R) Test CPU"}, {"cpu_vendor", "GenuineIntel"},
-        {"total_memory_kb", 67108864}, {"hugepages_total", 0}, {"thp_enabled", "always [madvise] never"},
-        {"sched_tunables", {{"sched_migration_cost_ns", "500000"}}}, {"online_cpus", 16},
-        {"numa_nodes", 2}, {"cpufreq_governor", {{"0", "performance"}}}, {"kernel_name", "Linux"},
-        {"kernel_release", "6.16.0-test"}, {"arch", "x86_64"},
-        {"kernel_cmdline", "BOOT_IMAGE=/boot/vmlinuz-test root=/dev/sda1"}}},
-      {"threads", {ktstr_thread(100, 100, "web", "web"), ktstr_thread(101, 100, "web-worker", "web"), unmeasured}},
-      {"cgroup_stats",
-       {{"/app.slice/web-1.scope",
-         {{"cpu",
-           {{"usage_usec", 9000}, {"nr_throttled", 1}, {"throttled_usec", 50}, {"max_quota_us", nullptr},
-            {"max_period_us", 100000}, {"weight", 100}, {"weight_nice", 0}}},
-          {"memory",
-           {{"current", 4096}, {"max", nullptr}, {"high", 8192}, {"low", nullptr}, {"min", nullptr},
-            {"stat", {{"anon", 4096}}}, {"events", {{"oom", 0}}}}},
-          {"pids", {{"current", 5}, {"max", nullptr}}},
-          {"psi", ktstr_psi(2)}}}}},
-      {"probe_summary",
-       {{"tgids_walked", 2}, {"jemalloc_detected", 1}, {"probed_ok", 2}, {"failed", 1},
-        {"dominant_failure", "ptrace-seize"}, {"privilege_dominant", true}}},
-      {"parse_summary",
-       {{"tids_walked", 3}, {"read_failures", 1}, {"read_failures_by_file", {{"smaps_rollup", 1}}},
-        {"dominant_read_failure", "smaps_rollup"}, {"kernel_config_dominant", false},
-        {"negative_dotted_values", 0}}},
-      {"taskstats_summary", {{"ok_count", 2}, {"eperm_count", 0}, {"esrch_count", 1}, {"other_err_count", 0}}},
-      {"psi", ktstr_psi(1)},
-      {"sched_ext", {{"state", "enabled"}, {"switch_all", 1}, {"nr_rejected", 0}, {"hotplug_seq", 3}, {"enable_seq", 1}}}};
+  return {{"captured_at_unix_ns", 1'700'000'000'000'000'000ULL},
+          {"host",
+           {{"cpu_model", "Intel(R) Xeon(R) Test CPU"},
+            {"cpu_vendor", "GenuineIntel"},
+            {"total_memory_kb", 67108864},
+            {"hugepages_total", 0},
+            {"thp_enabled", "always [madvise] never"},
+            {"sched_tunables", {{"sched_migration_cost_ns", "500000"}}},
+            {"online_cpus", 16},
+            {"numa_nodes", 2},
+            {"cpufreq_governor", {{"0", "performance"}}},
+            {"kernel_name", "Linux"},
+            {"kernel_release", "6.16.0-test"},
+            {"arch", "x86_64"},
+            {"kernel_cmdline", "BOOT_IMAGE=/boot/vmlinuz-test root=/dev/sda1"}}},
+          {"threads",
+           {ktstr_thread(100, 100, "web", "web"), ktstr_thread(101, 100, "web-worker", "web"),
+            unmeasured}},
+          {"cgroup_stats",
+           {{"/app.slice/web-1.scope",
+             {{"cpu",
+               {{"usage_usec", 9000},
+                {"nr_throttled", 1},
+                {"throttled_usec", 50},
+                {"max_quota_us", nullptr},
+                {"max_period_us", 100000},
+                {"weight", 100},
+                {"weight_nice", 0}}},
+              {"memory",
+               {{"current", 4096},
+                {"max", nullptr},
+                {"high", 8192},
+                {"low", nullptr},
+                {"min", nullptr},
+                {"stat", {{"anon", 4096}}},
+                {"events", {{"oom", 0}}}}},
+              {"pids", {{"current", 5}, {"max", nullptr}}},
+              {"psi", ktstr_psi(2)}}}}},
+          {"probe_summary",
+           {{"tgids_walked", 2},
+            {"jemalloc_detected", 1},
+            {"probed_ok", 2},
+            {"failed", 1},
+            {"dominant_failure", "ptrace-seize"},
+            {"privilege_dominant", true}}},
+          {"parse_summary",
+           {{"tids_walked", 3},
+            {"read_failures", 1},
+            {"read_failures_by_file", {{"smaps_rollup", 1}}},
+            {"dominant_read_failure", "smaps_rollup"},
+            {"kernel_config_dominant", false},
+            {"negative_dotted_values", 0}}},
+          {"taskstats_summary",
+           {{"ok_count", 2}, {"eperm_count", 0}, {"esrch_count", 1}, {"other_err_count", 0}}},
+          {"psi", ktstr_psi(1)},
+          {"sched_ext",
+           {{"state", "enabled"},
+            {"switch_all", 1},
+            {"nr_rejected", 0},
+            {"hotplug_seq", 3},
+            {"enable_seq", 1}}}};
 }
 
 struct TempDir {
@@ -135,9 +169,12 @@ TEST_CASE("ctprof reads every field of a ktstr snapshot") {
     CAPTURE(def.name);
     REQUIRE(web.has.test(id));
     if (def.unit == Unit::Text) continue;
-    if (id == kStartTimeTicks) CHECK(web.value[id] == 600);
-    else if (def.is_signed) CHECK(static_cast<std::int64_t>(web.value[id]) == -static_cast<std::int64_t>(id));
-    else CHECK(web.value[id] == 1000 + id);
+    if (id == kStartTimeTicks)
+      CHECK(web.value[id] == 600);
+    else if (def.is_signed)
+      CHECK(static_cast<std::int64_t>(web.value[id]) == -static_cast<std::int64_t>(id));
+    else
+      CHECK(web.value[id] == 1000 + id);
   }
   CHECK(s.text(web.value[kPolicy]) == "SCHED_OTHER");
   CHECK(s.text(web.value[kState]) == "S");
@@ -209,16 +246,16 @@ TEST_CASE("ctprof compares a ktstr snapshot against a dsched snapshot") {
   write_snapshot_file(ours, dsched);
 
   std::ostringstream out, err;
-  REQUIRE(run_cli({"compare", ktstr, dsched, "--metrics", "run_time_ns", "--limit", "0"}, out, err) == 0);
+  REQUIRE(run_cli({"compare", ktstr, dsched, "--metrics", "run_time_ns", "--limit", "0"}, out,
+                  err) == 0);
   const std::string table = out.str();
   // Every block joins the groups of the two files; ktstr's batch thread is the only orphan.
   CHECK(table.find("## Primary metrics (by cgroup)\ncgroup ") == 0);
   CHECK(row(table, "/app.slice/web-{N}.scope ") ==
         std::vector<std::string>{"/app.slice/web-{N}.scope", "3→2", "run_time_ns", "3.000us", "→",
                                  "4.000us", "+1.000us", "+33.3%", "100%"});
-  CHECK(row(table, "web ") ==
-        std::vector<std::string>{"web", "2", "run_time_ns", "2.000us", "→", "4.000us", "+2.000us",
-                                 "+100.0%", "100%"});
+  CHECK(row(table, "web ") == std::vector<std::string>{"web", "2", "run_time_ns", "2.000us", "→",
+                                                       "4.000us", "+2.000us", "+100.0%", "100%"});
   CHECK(table.find("1 group(s) only in baseline (" + ktstr + "):\n  batch\n") != std::string::npos);
   CHECK(table.find("only in candidate") == std::string::npos);
   CHECK(table.find("cpu_usage_usec") != std::string::npos);
@@ -233,5 +270,7 @@ TEST_CASE("ctprof rejects a malformed ktstr snapshot with the file and the field
   const std::string path = dir.file("bad.ctprof.zst", compress(bad.dump()));
   std::ostringstream out, err;
   CHECK(run_cli({"show", path}, out, err) == 1);
-  CHECK(err.str() == "dsched ctprof: " + path + ": not a ctprof snapshot: thread 101: type must be number, but is string\n");
+  CHECK(err.str() ==
+        "dsched ctprof: " + path +
+            ": not a ctprof snapshot: thread 101: type must be number, but is string\n");
 }

@@ -49,25 +49,32 @@ ThreadRecord& in_cgroup(ThreadRecord& t, const std::string& cgroup) {
 std::pair<Snapshot, Snapshot> renamed_cgroups() {
   Snapshot b = empty_snapshot(), c = empty_snapshot();
   const char* kinds[] = {"acceptor", "parser", "router", "cache", "logger", "flusher",
-                         "timer", "reaper", "signal", "stats", "health", "admin"};
+                         "timer",    "reaper", "signal", "stats", "health", "admin"};
   int tid = 100;
   for (const char* kind : kinds) {
-    in_cgroup(add_thread(b, tid, kind, "server", {{kRunTimeNs, 1000}, {kStartTimeTicks, 10}}), "/svc/blue");
-    in_cgroup(add_thread(c, tid, kind, "server", {{kRunTimeNs, 3000}, {kStartTimeTicks, 10}}), "/svc/green");
+    in_cgroup(add_thread(b, tid, kind, "server", {{kRunTimeNs, 1000}, {kStartTimeTicks, 10}}),
+              "/svc/blue");
+    in_cgroup(add_thread(c, tid, kind, "server", {{kRunTimeNs, 3000}, {kStartTimeTicks, 10}}),
+              "/svc/green");
     ++tid;
   }
-  in_cgroup(add_thread(c, tid++, "extra", "server", {{kRunTimeNs, 10}, {kStartTimeTicks, 10}}), "/svc/green");
-  in_cgroup(add_thread(b, 300, "proxy", "sidecar", {{kRunTimeNs, 50}, {kStartTimeTicks, 10}}), "/svc/blue/side");
-  in_cgroup(add_thread(c, 300, "proxy", "sidecar", {{kRunTimeNs, 70}, {kStartTimeTicks, 10}}), "/svc/green/side");
+  in_cgroup(add_thread(c, tid++, "extra", "server", {{kRunTimeNs, 10}, {kStartTimeTicks, 10}}),
+            "/svc/green");
+  in_cgroup(add_thread(b, 300, "proxy", "sidecar", {{kRunTimeNs, 50}, {kStartTimeTicks, 10}}),
+            "/svc/blue/side");
+  in_cgroup(add_thread(c, 300, "proxy", "sidecar", {{kRunTimeNs, 70}, {kStartTimeTicks, 10}}),
+            "/svc/green/side");
   in_cgroup(add_thread(b, 400, "cron", "cron", {{kRunTimeNs, 5}, {kStartTimeTicks, 10}}), "/other");
   return {b, c};
 }
 
 }  // namespace
 
-TEST_CASE("ctprof compare --group-by all (the default): cgroup, pcomm and comm blocks, each limited") {
+TEST_CASE(
+    "ctprof compare --group-by all (the default): cgroup, pcomm and comm blocks, each limited") {
   auto [b, c] = renamed_cgroups();
-  const std::string out = render_compare(b, c, compare_flags({"--metrics", "run_time_ns"}), "a.zst", "b.zst");
+  const std::string out =
+      render_compare(b, c, compare_flags({"--metrics", "run_time_ns"}), "a.zst", "b.zst");
   const auto cgroup = out.find("## Primary metrics (by cgroup)\ncgroup ");
   const auto pcomm = out.find("## Primary metrics (by pcomm)\npcomm ");
   const auto comm = out.find("## Primary metrics (by comm)\ncomm ");
@@ -87,12 +94,12 @@ TEST_CASE("ctprof compare --group-by all (the default): cgroup, pcomm and comm b
   // Each block lists its own unmatched groups after its tables.
   CHECK(between(out, "## Primary metrics (by pcomm)", "## Primary metrics (by comm)")
             .ends_with("\n1 group(s) only in baseline (a.zst):\n  cron\n\n"));
-  CHECK(between(out, "## Primary metrics (by comm)").find("1 group(s) only in candidate (b.zst):\n  extra\n") !=
-        std::string::npos);
+  CHECK(between(out, "## Primary metrics (by comm)")
+            .find("1 group(s) only in candidate (b.zst):\n  extra\n") != std::string::npos);
 
   // --limit cuts each block's section on its own.
-  const std::string limited =
-      render_compare(b, c, compare_flags({"--metrics", "run_time_ns", "--limit", "2"}), "a.zst", "b.zst");
+  const std::string limited = render_compare(
+      b, c, compare_flags({"--metrics", "run_time_ns", "--limit", "2"}), "a.zst", "b.zst");
   CHECK(between(limited, "## Primary metrics (by pcomm)", "## Primary metrics (by comm)") ==
         "## Primary metrics (by pcomm)\n"
         "pcomm    threads  metric       value                    delta        %  %uptime\n"
@@ -100,20 +107,27 @@ TEST_CASE("ctprof compare --group-by all (the default): cgroup, pcomm and comm b
         "... 2 more lines truncated (use --limit 0 for unlimited)\n"
         "\n1 group(s) only in baseline (a.zst):\n  cron\n\n");
   CHECK(section(limited, "## Primary metrics (by comm)")
-            .ends_with("acceptor        1  run_time_ns  1.000us → 3.000us  +2.000us  +200.0%     100%\n"
-                       "... 14 more lines truncated (use --limit 0 for unlimited)\n"));
+            .ends_with(
+                "acceptor        1  run_time_ns  1.000us → 3.000us  +2.000us  +200.0%     100%\n"
+                "... 14 more lines truncated (use --limit 0 for unlimited)\n"));
 }
 
 TEST_CASE("ctprof compare --group-by all joins a renamed cgroup and its children (fudging)") {
   auto [b, c] = renamed_cgroups();
-  const std::string out = render_compare(b, c, compare_flags({"--metrics", "run_time_ns"}), "a.zst", "b.zst");
-  const std::string block = between(out, "## Primary metrics (by cgroup)", "## Primary metrics (by pcomm)");
+  const std::string out =
+      render_compare(b, c, compare_flags({"--metrics", "run_time_ns"}), "a.zst", "b.zst");
+  const std::string block =
+      between(out, "## Primary metrics (by cgroup)", "## Primary metrics (by pcomm)");
   CHECK(block ==
         "## Primary metrics (by cgroup)\n"
-        "cgroup                         threads  metric       value                    delta        %  %uptime\n"
-        "[fudged: green] /svc/blue        12→13  run_time_ns  12.000us → 36.010us  +24.010us  +200.1%     100%\n"
-        "[fudged: side] /svc/blue/side        1  run_time_ns      50ns → 70ns          +20ns   +40.0%     100%\n"
-        "/other                             1→-  run_time_ns       5ns → -                 -        -     100%\n"
+        "cgroup                         threads  metric       value                    delta       "
+        " %  %uptime\n"
+        "[fudged: green] /svc/blue        12→13  run_time_ns  12.000us → 36.010us  +24.010us  "
+        "+200.1%     100%\n"
+        "[fudged: side] /svc/blue/side        1  run_time_ns      50ns → 70ns          +20ns   "
+        "+40.0%     100%\n"
+        "/other                             1→-  run_time_ns       5ns → -                 -       "
+        " -     100%\n"
         "\n"
         "1 group(s) only in baseline (a.zst):\n"
         "  /other\n"
@@ -127,7 +141,8 @@ TEST_CASE("ctprof compare --group-by all joins a renamed cgroup and its children
         "  residual (candidate only): server:extra\n");
 
   // Fudging belongs to --group-by all: grouped by cgroup alone the renamed groups stay apart.
-  const std::string plain = render_compare(b, c, compare_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
+  const std::string plain =
+      render_compare(b, c, compare_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
   CHECK(plain.find("fudged") == std::string::npos);
   CHECK(plain.find("3 group(s) only in baseline") != std::string::npos);
 
@@ -161,8 +176,10 @@ CgroupStats stats(std::uint64_t usage, std::uint64_t current, std::uint64_t high
 
 std::pair<Snapshot, Snapshot> with_state() {
   Snapshot b = empty_snapshot(), c = empty_snapshot();
-  in_cgroup(add_thread(b, 1, "db", "db", {{kRunTimeNs, 1}}), "/db.slice").smaps_kib = {{"Rss", 1024}, {"Pss", 512}};
-  in_cgroup(add_thread(c, 1, "db", "db", {{kRunTimeNs, 1}}), "/db.slice").smaps_kib = {{"Rss", 3072}, {"Pss", 512}};
+  in_cgroup(add_thread(b, 1, "db", "db", {{kRunTimeNs, 1}}), "/db.slice").smaps_kib = {
+      {"Rss", 1024}, {"Pss", 512}};
+  in_cgroup(add_thread(c, 1, "db", "db", {{kRunTimeNs, 1}}), "/db.slice").smaps_kib = {
+      {"Rss", 3072}, {"Pss", 512}};
   b.cgroup_stats["/db.slice"] = stats(1'000'000, 1 << 20, 2 << 20);
   c.cgroup_stats["/db.slice"] = stats(4'000'000, 3 << 20, 4 << 20);
   b.host_psi.resource[kPsiIo] = {true, {100, 50, 25, 1000}, {0, 0, 0, 10}};
@@ -176,37 +193,46 @@ std::pair<Snapshot, Snapshot> with_state() {
 
 TEST_CASE("ctprof compare: cgroup files, pressure, smaps_rollup and sched_ext tables") {
   auto [b, c] = with_state();
-  const std::string out = render_compare(b, c, compare_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
+  const std::string out =
+      render_compare(b, c, compare_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
   CHECK(section(out, "## Cgroup stats") ==
         "## Cgroup stats\n"
-        "cgroup     cpu_usage_usec             nr_throttled  throttled_usec               memory_current\n"
+        "cgroup     cpu_usage_usec             nr_throttled  throttled_usec               "
+        "memory_current\n"
         "/db.slice  1.000s → 4.000s (+3.000s)  2 → 2 (0)     500.000us → 500.000us (0ns)  "
         "1.000MiB → 3.000MiB (+2.000MiB)\n");
   CHECK(section(out, "## Cgroup limits / knobs") ==
         "## Cgroup limits / knobs\n"
-        "cgroup     cpu.max     cpu.weight     cpu.weight.nice  memory.max  memory.high                      "
+        "cgroup     cpu.max     cpu.weight     cpu.weight.nice  memory.max  memory.high            "
+        "          "
         "memory.low  memory.min  pids.current  pids.max\n"
-        "/db.slice  max/100000  100 → 100 (0)  -                max         2.000MiB → 4.000MiB (+2.000MiB)  "
+        "/db.slice  max/100000  100 → 100 (0)  -                max         2.000MiB → 4.000MiB "
+        "(+2.000MiB)  "
         "-           -           3 → 3 (0)     max\n");
   CHECK(section(out, "## memory.stat") ==
         "## memory.stat\ncgroup     key   value\n/db.slice  anon  1.049M → 3.146M (+2.097M)\n");
   CHECK(section(out, "## memory.events") ==
         "## memory.events\ncgroup     event  count\n/db.slice  high   2.048K → 4.096K (+2.048K)\n");
-  CHECK(section(out, "## Pressure / cpu").find("/db.slice  some  12.34% → 12.34% (+0.00)") != std::string::npos);
+  CHECK(section(out, "## Pressure / cpu").find("/db.slice  some  12.34% → 12.34% (+0.00)") !=
+        std::string::npos);
   CHECK(out.find("## Pressure / io") == std::string::npos);  // no cgroup io pressure read
   CHECK(section(out, "## smaps_rollup") ==
         "## smaps_rollup\nprocess  key  value                    delta        %\n"
         "db       Rss  1.000MiB → 3.000MiB  +2.000MiB  +200.0%\n");  // Pss did not move
-  CHECK(section(out, "## Host pressure / io").find("some  1.00% → 3.00% (+2.00)") != std::string::npos);
-  CHECK(section(out, "## sched_ext") ==
-        "## sched_ext\nattr         value\nstate        disabled → enabled\nswitch_all   0 → 1 (+1)\n"
-        "nr_rejected  0 → 2 (+2)\nhotplug_seq  5 → 5 (0)\nenable_seq   1 → 2 (+1)\n");
+  CHECK(section(out, "## Host pressure / io").find("some  1.00% → 3.00% (+2.00)") !=
+        std::string::npos);
+  CHECK(
+      section(out, "## sched_ext") ==
+      "## sched_ext\nattr         value\nstate        disabled → enabled\nswitch_all   0 → 1 (+1)\n"
+      "nr_rejected  0 → 2 (+2)\nhotplug_seq  5 → 5 (0)\nenable_seq   1 → 2 (+1)\n");
 
   // --sections picks tables; cgroup tables under a process grouping warn and render nothing.
-  const ReportOptions pcomm = compare_flags({"--group-by", "pcomm", "--sections", "memory-stat,host-pressure"});
+  const ReportOptions pcomm =
+      compare_flags({"--group-by", "pcomm", "--sections", "memory-stat,host-pressure"});
   REQUIRE(pcomm.warnings.size() == 1);
   CHECK(pcomm.warnings[0] ==
-        "--sections memory-stat needs --group-by cgroup (or all); it renders nothing under --group-by pcomm");
+        "--sections memory-stat needs --group-by cgroup (or all); it renders nothing under "
+        "--group-by pcomm");
   const std::string only = render_compare(b, c, pcomm);
   CHECK(only.find("## Host pressure / io") != std::string::npos);
   CHECK(only.find("memory.stat") == std::string::npos);
@@ -219,16 +245,21 @@ TEST_CASE("ctprof compare: cgroup files, pressure, smaps_rollup and sched_ext ta
 TEST_CASE("ctprof show: the same tables with one value per cell") {
   auto [b, c] = with_state();
   (void)c;
-  const std::string out = render_show(b, show_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
+  const std::string out =
+      render_show(b, show_flags({"--group-by", "cgroup", "--metrics", "run_time_ns"}));
   CHECK(section(out, "## Cgroup stats") ==
         "## Cgroup stats\ncgroup     cpu_usage_usec  nr_throttled  throttled_usec  memory_current\n"
         "/db.slice  1.000s          2             500.000us       1.000MiB\n");
-  CHECK(section(out, "## smaps_rollup") == "## smaps_rollup\nprocess  key       value\ndb       Pss  512.000KiB\ndb       Rss    1.000MiB\n");
+  CHECK(section(out, "## smaps_rollup") ==
+        "## smaps_rollup\nprocess  key       value\ndb       Pss  512.000KiB\ndb       Rss    "
+        "1.000MiB\n");
   CHECK(section(out, "## sched_ext").find("state        disabled\n") != std::string::npos);
-  CHECK(out.find("## Host pressure / io\nrow   avg10  avg60  avg300  total\nsome  1.00%  0.50%  0.25%   1.000ms\n") !=
-        std::string::npos);
+  CHECK(out.find("## Host pressure / io\nrow   avg10  avg60  avg300  total\nsome  1.00%  0.50%  "
+                 "0.25%   1.000ms\n") != std::string::npos);
   // show's default grouping is pcomm.
-  CHECK(render_show(b, show_flags({"--metrics", "run_time_ns"})).find("## Primary metrics\npcomm ") == 0);
+  CHECK(
+      render_show(b, show_flags({"--metrics", "run_time_ns"})).find("## Primary metrics\npcomm ") ==
+      0);
 }
 
 TEST_CASE("ctprof compare display formats, columns and multi-key sort") {
@@ -244,21 +275,27 @@ TEST_CASE("ctprof compare display formats, columns and multi-key sort") {
     args.insert(args.end(), extra.begin(), extra.end());
     return section(render_compare(b, c, compare_flags(args)), "## Primary metrics");
   };
-  CHECK(render({"--display-format", "delta-only"}) ==
-        "## Primary metrics\npcomm  threads  metric        delta        %\n"
-        "z            1  run_time_ns  +800ns  +800.0%\na            1  run_time_ns  +100ns  +100.0%\n"
-        "b            1  run_time_ns  +100ns  +100.0%\n");
+  CHECK(
+      render({"--display-format", "delta-only"}) ==
+      "## Primary metrics\npcomm  threads  metric        delta        %\n"
+      "z            1  run_time_ns  +800ns  +800.0%\na            1  run_time_ns  +100ns  +100.0%\n"
+      "b            1  run_time_ns  +100ns  +100.0%\n");
   CHECK(render({"--display-format", "pct-only"}) ==
-        "## Primary metrics\npcomm  threads  metric             %\nz            1  run_time_ns  +800.0%\n"
+        "## Primary metrics\npcomm  threads  metric             %\nz            1  run_time_ns  "
+        "+800.0%\n"
         "a            1  run_time_ns  +100.0%\nb            1  run_time_ns  +100.0%\n");
-  CHECK(render({"--display-format", "no-pct"}).starts_with(
-      "## Primary metrics\npcomm  threads  metric       baseline  candidate   delta\n"));
-  CHECK(render({"--display-format", "full"}).starts_with(
-      "## Primary metrics\npcomm  threads  metric       baseline  candidate   delta        %  %uptime\n"));
-  CHECK(render({"--columns", "metric,tags,uptime"}) ==
-        "## Primary metrics\nmetric       tags          %uptime\nrun_time_ns  [SCHED_INFO]        -\n"
-        "run_time_ns  [SCHED_INFO]        -\nrun_time_ns  [SCHED_INFO]        -\n");
+  CHECK(render({"--display-format", "no-pct"})
+            .starts_with(
+                "## Primary metrics\npcomm  threads  metric       baseline  candidate   delta\n"));
+  CHECK(render({"--display-format", "full"})
+            .starts_with("## Primary metrics\npcomm  threads  metric       baseline  candidate   "
+                         "delta        %  %uptime\n"));
+  CHECK(
+      render({"--columns", "metric,tags,uptime"}) ==
+      "## Primary metrics\nmetric       tags          %uptime\nrun_time_ns  [SCHED_INFO]        -\n"
+      "run_time_ns  [SCHED_INFO]        -\nrun_time_ns  [SCHED_INFO]        -\n");
   // Two keys: run_time_ns ties a and b, wait_time_ns then puts b first.
-  const std::string sorted = render({"--sort-by", "run_time_ns:asc,wait_time_ns:desc", "--columns", "group"});
+  const std::string sorted =
+      render({"--sort-by", "run_time_ns:asc,wait_time_ns:desc", "--columns", "group"});
   CHECK(sorted == "## Primary metrics\npcomm\nb\na\nz\n");
 }

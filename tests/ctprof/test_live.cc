@@ -10,8 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <future>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -211,7 +211,8 @@ TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
   }
   const ThreadRecord* leader = find_tid(snap, pid);
   REQUIRE(leader);
-  CHECK(leader->value[kNrThreads] == std::stoull(status_field(slurp("/proc/self/status"), "Threads")));
+  CHECK(leader->value[kNrThreads] ==
+        std::stoull(status_field(slurp("/proc/self/status"), "Threads")));
   // The leader carries the process's smaps_rollup; its Rss is what the kernel says about it now
   // (within what this test allocates meanwhile).
   REQUIRE(leader->smaps_kib.count("Rss"));
@@ -259,9 +260,10 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   const auto between_start = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const Snapshot b = capture(CaptureOptions{}, diag);
-  const auto between_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                         std::chrono::steady_clock::now() - between_start)
-                                                         .count());
+  const auto between_ns =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - between_start)
+                                     .count());
   threads.stop();
 
   auto delay_of = [](const Snapshot& s, const std::vector<int>& tids, DelayField f) {
@@ -285,8 +287,9 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   // The compare table shows the growth for the spinners' group.
   std::vector<std::string> positional;
   const std::string table = render_compare(
-      a, b, parse_report_flags({"--group-by", "comm-exact", "--metrics", "cpu_delay_total_ns"},
-                               positional, ReportKind::Compare));
+      a, b,
+      parse_report_flags({"--group-by", "comm-exact", "--metrics", "cpu_delay_total_ns"},
+                         positional, ReportKind::Compare));
   const auto row = table.find("\nctprof-spin ");
   REQUIRE(row != std::string::npos);
   const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);

@@ -12,14 +12,14 @@ TEST_CASE("ctprof name normalisation, token by token") {
   CHECK(normalize_name("kworker/u8:0-events_unbound") == "kworker/u{N}:{N}-events_unbound");
   CHECK(normalize_name("ksoftirqd/1") == "ksoftirqd/{N}");
   CHECK(normalize_name("worker-12") == "worker-{N}");
-  CHECK(normalize_name("cpu0") == "cpu{N}");                   // letters then digits
-  CHECK(normalize_name("2nd-pass") == "{N}nd-pass");           // digits then letters
-  CHECK(normalize_name("job.3fa9c0") == "job.{H}");            // hex run with a digit
-  CHECK(normalize_name("job.3FA9C0") == "job.3FA9C0");         // hex is lower case only
-  CHECK(normalize_name("deadbeef") == "deadbeef");             // hex letters, no digit: a word
-  CHECK(normalize_name("x1y2") == "x1y2");                     // other mixtures stay
+  CHECK(normalize_name("cpu0") == "cpu{N}");            // letters then digits
+  CHECK(normalize_name("2nd-pass") == "{N}nd-pass");    // digits then letters
+  CHECK(normalize_name("job.3fa9c0") == "job.{H}");     // hex run with a digit
+  CHECK(normalize_name("job.3FA9C0") == "job.3FA9C0");  // hex is lower case only
+  CHECK(normalize_name("deadbeef") == "deadbeef");      // hex letters, no digit: a word
+  CHECK(normalize_name("x1y2") == "x1y2");              // other mixtures stay
   CHECK(normalize_name("tokio-rt-worker") == "tokio-rt-worker");
-  CHECK(normalize_name("a b@7+[9]") == "a b@{N}+[{N}]");       // every separator is kept
+  CHECK(normalize_name("a b@7+[9]") == "a b@{N}+[{N}]");  // every separator is kept
   CHECK(normalize_name("") == "");
   CHECK(normalize_name("123") == "{N}");
 }
@@ -74,15 +74,20 @@ TEST_CASE("ctprof group keys use a pattern only when two threads share it") {
 
 TEST_CASE("ctprof cgroup keys: flatten globs, systemd templates, tightening, literal paths") {
   Snapshot a, b;
-  a.threads = {thread(1, "x", "x", "/kubepods/pod-1a2b/web"), thread(2, "x", "x", "/user.slice/user@1000.service/app.scope"),
+  a.threads = {thread(1, "x", "x", "/kubepods/pod-1a2b/web"),
+               thread(2, "x", "x", "/user.slice/user@1000.service/app.scope"),
                thread(3, "x", "x", "/user.slice/user-1000.slice/session-3.scope"),
-               thread(4, "x", "x", "/launcher@a.b.service"), thread(5, "x", "x", "/machine.slice/vm-17")};
-  b.threads = {thread(1, "x", "x", "/kubepods/pod-9f8e/web"), thread(2, "x", "x", "/user.slice/user@1000.service/app.scope"),
+               thread(4, "x", "x", "/launcher@a.b.service"),
+               thread(5, "x", "x", "/machine.slice/vm-17")};
+  b.threads = {thread(1, "x", "x", "/kubepods/pod-9f8e/web"),
+               thread(2, "x", "x", "/user.slice/user@1000.service/app.scope"),
                thread(3, "x", "x", "/user.slice/user-1000.slice/session-8.scope"),
-               thread(4, "x", "x", "/launcher@a.b.service"), thread(5, "x", "x", "/machine.slice/vm-17")};
+               thread(4, "x", "x", "/launcher@a.b.service"),
+               thread(5, "x", "x", "/machine.slice/vm-17")};
   b.cgroup_stats["/kubepods/pod-77/web"] = {};
 
-  const ReportOptions flat = options({"--cgroup-flatten", "/kubepods/*/web", "--cgroup-flatten", "/kube*"});
+  const ReportOptions flat =
+      options({"--cgroup-flatten", "/kubepods/*/web", "--cgroup-flatten", "/kube*"});
   const GroupKeys keys(GroupBy::Cgroup, flat, {&a, &b});
   // The first matching glob names the group.
   CHECK(keys.key(a.threads[0]) == "/kubepods/*/web");
@@ -98,7 +103,8 @@ TEST_CASE("ctprof cgroup keys: flatten globs, systemd templates, tightening, lit
   // A path alone under its pattern keeps the pattern.
   CHECK(keys.key(a.threads[4]) == "/machine.slice/vm-{N}");
 
-  const ReportOptions literal = options({"--no-cg-normalize", "--cgroup-flatten", "/kubepods/*/web"});
+  const ReportOptions literal =
+      options({"--no-cg-normalize", "--cgroup-flatten", "/kubepods/*/web"});
   const GroupKeys exact(GroupBy::Cgroup, literal, {&a, &b});
   CHECK(exact.key(a.threads[2]) == "/user.slice/user-1000.slice/session-3.scope");
   CHECK(exact.key(a.threads[0]) == "/kubepods/*/web");  // globs still apply

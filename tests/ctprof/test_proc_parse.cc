@@ -72,11 +72,13 @@ TEST_CASE("ctprof sched: current and older key prefixes, millisecond times") {
   CHECK(parse_sched("se.nr_migrations : 1\n" + csw + "se.statistics.wait_sum : 2\n", snap, old));
   CHECK(old.value[kWaitSum] == 2'000'000);
   ThreadRecord none;
-  CHECK_FALSE(parse_sched("se.exec_start : 5.0\n" + csw, snap, none));  // nr_migrations is always printed
+  CHECK_FALSE(
+      parse_sched("se.exec_start : 5.0\n" + csw, snap, none));  // nr_migrations is always printed
   ThreadRecord no_csw;
   CHECK_FALSE(parse_sched("se.nr_migrations : 1\n", snap, no_csw));
   ThreadRecord bad;
-  CHECK_FALSE(parse_sched("se.nr_migrations : 1\n" + csw + "stats.wait_sum : 1.2345678\n", snap, bad));
+  CHECK_FALSE(
+      parse_sched("se.nr_migrations : 1\n" + csw + "stats.wait_sum : 1.2345678\n", snap, bad));
   ThreadRecord bad_ext;
   CHECK_FALSE(parse_sched("se.nr_migrations : 1\n" + csw + "ext.enabled : 2\n", snap, bad_ext));
 }
@@ -87,22 +89,25 @@ TEST_CASE("ctprof schedstat, io, status and smaps_rollup parsing") {
   CHECK(rec.value[kTimeslices] == 3);
   CHECK_FALSE(parse_schedstat("100 200\n", rec));
   CHECK_FALSE(parse_io("rchar: 1\nwchar: 2\n", rec));  // fields missing
-  CHECK_FALSE(parse_io("rchar: x\nwchar: 2\nsyscr: 1\nsyscw: 1\nread_bytes: 1\nwrite_bytes: 1\n"
-                       "cancelled_write_bytes: 0\n",
-                       rec));
+  CHECK_FALSE(
+      parse_io("rchar: x\nwchar: 2\nsyscr: 1\nsyscw: 1\nread_bytes: 1\nwrite_bytes: 1\n"
+               "cancelled_write_bytes: 0\n",
+               rec));
   ThreadRecord st;
-  CHECK(parse_status("State:\tD (disk sleep)\nThreads:\t9\nvoluntary_ctxt_switches:\t5\n"
-                     "nonvoluntary_ctxt_switches:\t6\n",
-                     st));
+  CHECK(
+      parse_status("State:\tD (disk sleep)\nThreads:\t9\nvoluntary_ctxt_switches:\t5\n"
+                   "nonvoluntary_ctxt_switches:\t6\n",
+                   st));
   CHECK(st.value[kVoluntaryCsw] == 5);
   CHECK(st.value[kNonvoluntaryCsw] == 6);
   CHECK_FALSE(st.has.test(kState));  // the state comes from stat
   ThreadRecord broken;
-  CHECK_FALSE(parse_status("State:\tS\nvoluntary_ctxt_switches:\tmany\nnonvoluntary_ctxt_switches:\t1\n",
-                           broken));
+  CHECK_FALSE(parse_status(
+      "State:\tS\nvoluntary_ctxt_switches:\tmany\nnonvoluntary_ctxt_switches:\t1\n", broken));
   CHECK_FALSE(broken.has.test(kVoluntaryCsw));
   std::map<std::string, std::uint64_t> kib;
-  CHECK(parse_smaps_rollup("5610-7fff ---p 00000000 00:00 0   [rollup]\nRss:  1712 kB\nPss_Anon: 3 kB\n", kib));
+  CHECK(parse_smaps_rollup(
+      "5610-7fff ---p 00000000 00:00 0   [rollup]\nRss:  1712 kB\nPss_Anon: 3 kB\n", kib));
   CHECK(kib == std::map<std::string, std::uint64_t>{{"Pss_Anon", 3}, {"Rss", 1712}});
   std::map<std::string, std::uint64_t> bad_kib;
   CHECK_FALSE(parse_smaps_rollup("Rss: lots kB\n", bad_kib));

@@ -35,20 +35,32 @@ std::pair<Snapshot, Snapshot> scenario() {
   Snapshot b = empty_snapshot(100), c = empty_snapshot(160);
   const auto wq = "kworker/0:1-mm_percpu_wq";
   const auto wq2 = "kworker/1:0-mm_percpu_wq";
-  add_thread(b, 10, wq, wq, {{kVoluntaryCsw, 4000}, {kWaitTimeNs, 1'000'000'000}, {kStimeTicks, 10},
-                             {kStartTimeTicks, 500}});
-  add_thread(b, 11, wq2, wq2, {{kVoluntaryCsw, 4697}, {kWaitTimeNs, 1'684'000'000}, {kStimeTicks, 12},
-                              {kStartTimeTicks, 600}});
-  add_thread(c, 10, wq, wq, {{kVoluntaryCsw, 50000}, {kWaitTimeNs, 13'000'000'000}, {kStimeTicks, 100},
-                             {kStartTimeTicks, 500}});
-  add_thread(c, 11, wq2, wq2, {{kVoluntaryCsw, 51154}, {kWaitTimeNs, 14'653'000'000}, {kStimeTicks, 117},
-                              {kStartTimeTicks, 600}});
-  add_thread(c, 12, wq2, wq2, {{kVoluntaryCsw, 0}, {kWaitTimeNs, 0}, {kStimeTicks, 0},
-                              {kStartTimeTicks, 15000}});
-  add_thread(b, 20, "sshd", "sshd", {{kVoluntaryCsw, 22}, {kWaitTimeNs, 0}, {kStimeTicks, 3},
-                                     {kStartTimeTicks, 4000}});
-  add_thread(c, 20, "sshd", "sshd", {{kVoluntaryCsw, 11}, {kWaitTimeNs, 5000}, {kStimeTicks, 3},
-                                     {kStartTimeTicks, 4000}});
+  add_thread(b, 10, wq, wq,
+             {{kVoluntaryCsw, 4000},
+              {kWaitTimeNs, 1'000'000'000},
+              {kStimeTicks, 10},
+              {kStartTimeTicks, 500}});
+  add_thread(b, 11, wq2, wq2,
+             {{kVoluntaryCsw, 4697},
+              {kWaitTimeNs, 1'684'000'000},
+              {kStimeTicks, 12},
+              {kStartTimeTicks, 600}});
+  add_thread(c, 10, wq, wq,
+             {{kVoluntaryCsw, 50000},
+              {kWaitTimeNs, 13'000'000'000},
+              {kStimeTicks, 100},
+              {kStartTimeTicks, 500}});
+  add_thread(c, 11, wq2, wq2,
+             {{kVoluntaryCsw, 51154},
+              {kWaitTimeNs, 14'653'000'000},
+              {kStimeTicks, 117},
+              {kStartTimeTicks, 600}});
+  add_thread(c, 12, wq2, wq2,
+             {{kVoluntaryCsw, 0}, {kWaitTimeNs, 0}, {kStimeTicks, 0}, {kStartTimeTicks, 15000}});
+  add_thread(b, 20, "sshd", "sshd",
+             {{kVoluntaryCsw, 22}, {kWaitTimeNs, 0}, {kStimeTicks, 3}, {kStartTimeTicks, 4000}});
+  add_thread(c, 20, "sshd", "sshd",
+             {{kVoluntaryCsw, 11}, {kWaitTimeNs, 5000}, {kStimeTicks, 3}, {kStartTimeTicks, 4000}});
   add_thread(b, 30, "gone", "gone", {{kVoluntaryCsw, 5}, {kStartTimeTicks, 9000}});
   return {b, c};
 }
@@ -89,17 +101,33 @@ TEST_CASE("ctprof value formatting") {
 TEST_CASE("ctprof aggregation rules and derived metrics") {
   Snapshot s = empty_snapshot();
   auto& a = add_thread(s, 1, "a", "app",
-                       {{kRunTimeNs, 600}, {kWaitTimeNs, 100}, {kTimeslices, 0}, {kWaitMax, 70},
-                        {delay_metric(0, kDelayMin), 0}, {delay_metric(0, kDelayCount), 2},
-                        {delay_metric(0, kDelayTotal), 300}, {kProcessor, 3}, {kVoluntaryCsw, 3},
-                        {kNonvoluntaryCsw, 1}, {kReadBytes, 10}, {kRchar, 0}},
+                       {{kRunTimeNs, 600},
+                        {kWaitTimeNs, 100},
+                        {kTimeslices, 0},
+                        {kWaitMax, 70},
+                        {delay_metric(0, kDelayMin), 0},
+                        {delay_metric(0, kDelayCount), 2},
+                        {delay_metric(0, kDelayTotal), 300},
+                        {kProcessor, 3},
+                        {kVoluntaryCsw, 3},
+                        {kNonvoluntaryCsw, 1},
+                        {kReadBytes, 10},
+                        {kRchar, 0}},
                        {{kPolicy, "SCHED_OTHER"}});
   a.set_signed(kNice, -5);
   auto& b = add_thread(s, 2, "b", "app",
-                       {{kRunTimeNs, 200}, {kWaitTimeNs, 100}, {kTimeslices, 0}, {kWaitMax, 90},
-                        {delay_metric(0, kDelayMin), 40}, {delay_metric(0, kDelayCount), 1},
-                        {delay_metric(0, kDelayTotal), 0}, {kProcessor, 0}, {kVoluntaryCsw, 1},
-                        {kNonvoluntaryCsw, 3}, {kReadBytes, 5}, {kRchar, 0}},
+                       {{kRunTimeNs, 200},
+                        {kWaitTimeNs, 100},
+                        {kTimeslices, 0},
+                        {kWaitMax, 90},
+                        {delay_metric(0, kDelayMin), 40},
+                        {delay_metric(0, kDelayCount), 1},
+                        {delay_metric(0, kDelayTotal), 0},
+                        {kProcessor, 0},
+                        {kVoluntaryCsw, 1},
+                        {kNonvoluntaryCsw, 3},
+                        {kReadBytes, 5},
+                        {kRchar, 0}},
                        {{kPolicy, "SCHED_FIFO"}});
   b.set_signed(kNice, 2);
   add_thread(s, 3, "c", "app", {{kRunTimeNs, ~0ULL}, {delay_metric(0, kDelayMin), 25}},
@@ -117,16 +145,17 @@ TEST_CASE("ctprof aggregation rules and derived metrics") {
   CHECK(g.values[kPolicy].text == "SCHED_FIFO");  // most frequent
   CHECK(g.values[kWaitSum].kind == AggValue::None);
   // Derived.
-  CHECK(g.values[kFirstAvgDelay].scalar == 100);           // 300 / 3
-  CHECK(g.values[kAvgSliceNs].kind == AggValue::None);     // zero timeslices
-  CHECK(g.values[kInvoluntaryCswRatio].scalar == 0.5);     // 4 / 8
-  CHECK(g.values[kDiskIoFraction].kind == AggValue::None); // rchar 0
-  CHECK(g.values[kAvgWaitNs].kind == AggValue::None);      // no schedstats
+  CHECK(g.values[kFirstAvgDelay].scalar == 100);                // 300 / 3
+  CHECK(g.values[kAvgSliceNs].kind == AggValue::None);          // zero timeslices
+  CHECK(g.values[kInvoluntaryCswRatio].scalar == 0.5);          // 4 / 8
+  CHECK(g.values[kDiskIoFraction].kind == AggValue::None);      // rchar 0
+  CHECK(g.values[kAvgWaitNs].kind == AggValue::None);           // no schedstats
   CHECK(g.values[kTotalOffcpuDelayNs].kind == AggValue::None);  // other buckets missing
-  CHECK(g.alive_ns.has_value() == false);                  // no start time
+  CHECK(g.alive_ns.has_value() == false);                       // no start time
 
   Group d;
-  for (std::size_t b2 = 0; b2 < 8; ++b2) d.values[delay_metric(b2, kDelayTotal)] = AggValue::of(b2 + 1);
+  for (std::size_t b2 = 0; b2 < 8; ++b2)
+    d.values[delay_metric(b2, kDelayTotal)] = AggValue::of(b2 + 1);
   d.values[kRunTimeNs] = AggValue::of(300);
   d.values[kWaitTimeNs] = AggValue::of(100);
   derive(d);
@@ -137,7 +166,8 @@ TEST_CASE("ctprof aggregation rules and derived metrics") {
 
 TEST_CASE("ctprof compare table, arrow layout (golden)") {
   auto [b, c] = scenario();
-  const std::string out = render_compare(b, c, flags({"--metrics", "voluntary_csw,wait_time_ns,stime_clock_ticks"}));
+  const std::string out =
+      render_compare(b, c, flags({"--metrics", "voluntary_csw,wait_time_ns,stime_clock_ticks"}));
   CHECK(out == R"(## Primary metrics
 pcomm                         threads  metric             value                   delta         %  %uptime
 kworker/{N}:{N}-mm_percpu_wq      2→3  voluntary_csw       8.697K → 101.154K   +92.457K  +1063.1%     100%
@@ -175,15 +205,17 @@ std::pair<Snapshot, Snapshot> delay_scenario() {
   return {b, c};
 }
 
-const char* kDelayMetrics = "cpu_delay_total_ns,avg_cpu_delay_ns,total_offcpu_delay_ns,blkio_delay_total_ns";
+const char* kDelayMetrics =
+    "cpu_delay_total_ns,avg_cpu_delay_ns,total_offcpu_delay_ns,blkio_delay_total_ns";
 
 }  // namespace
 
 TEST_CASE("ctprof compare: taskstats lens sorted by total_offcpu_delay_ns, full layout (golden)") {
   auto [b, c] = delay_scenario();
-  const std::string out =
-      render_compare(b, c, flags({"--sections", "taskstats-delay", "--sort-by", "total_offcpu_delay_ns:desc",
-                                  "--metrics", kDelayMetrics, "--display-format", "full"}));
+  const std::string out = render_compare(
+      b, c,
+      flags({"--sections", "taskstats-delay", "--sort-by", "total_offcpu_delay_ns:desc",
+             "--metrics", kDelayMetrics, "--display-format", "full"}));
   CHECK(out == R"(## Taskstats delay
 pcomm  threads  metric                 baseline  candidate      delta        %  %uptime
 web          1  cpu_delay_total_ns      2.000us   18.000us  +16.000us  +800.0%     100%
@@ -215,11 +247,14 @@ db           1  blkio_delay_total_ns        0ns      500ns     +500ns        -  
 TEST_CASE("ctprof compare: --limit, every section heading, groups on one side") {
   auto [b, c] = delay_scenario();
   // Four rows per group: the header and db's rows fill five lines, web's are cut.
-  const std::string limited = render_compare(b, c, flags({"--limit", "5", "--metrics", kDelayMetrics}));
+  const std::string limited =
+      render_compare(b, c, flags({"--limit", "5", "--metrics", kDelayMetrics}));
   CHECK(limited.find("\ndb ") != std::string::npos);
   CHECK(limited.find("\nweb ") == std::string::npos);
-  CHECK(limited.find("\n... 4 more lines truncated (use --limit 0 for unlimited)\n") != std::string::npos);
-  const std::string unlimited = render_compare(b, c, flags({"--limit", "0", "--metrics", kDelayMetrics}));
+  CHECK(limited.find("\n... 4 more lines truncated (use --limit 0 for unlimited)\n") !=
+        std::string::npos);
+  const std::string unlimited =
+      render_compare(b, c, flags({"--limit", "0", "--metrics", kDelayMetrics}));
   CHECK(unlimited.find("\nweb ") != std::string::npos);
   CHECK(unlimited.find("truncated") == std::string::npos);
 
@@ -239,9 +274,9 @@ TEST_CASE("ctprof show: one snapshot grouped and ranked (golden)") {
   auto [b, c] = delay_scenario();
   (void)b;
   std::vector<std::string> positional;
-  const auto o = parse_report_flags({"--metrics", "cpu_delay_total_ns,avg_cpu_delay_ns,nice",
-                                     "--sort-by", "cpu_delay_total_ns"},
-                                    positional, ReportKind::Show);
+  const auto o = parse_report_flags(
+      {"--metrics", "cpu_delay_total_ns,avg_cpu_delay_ns,nice", "--sort-by", "cpu_delay_total_ns"},
+      positional, ReportKind::Show);
   CHECK(render_show(c, o) == R"(## Primary metrics
 pcomm  threads  metric  value
 web          1  nice        -
@@ -258,11 +293,11 @@ db           1  avg_cpu_delay_ns       900ns
 
 TEST_CASE("ctprof flags: values, both spellings, and rejections listing valid names") {
   std::vector<std::string> positional;
-  const auto o = parse_report_flags({"a.zst", "--group-by=comm", "--sections", "primary,derived",
-                                     "--sort-by", "run_time_ns:ASC, wait_time_ns", "b.zst",
-                                     "--limit=3", "--cgroup-flatten", "/k/*", "--cgroup-flatten=/j/*",
-                                     "--no-thread-normalize", "--no-cg-normalize"},
-                                    positional, ReportKind::Compare);
+  const auto o = parse_report_flags(
+      {"a.zst", "--group-by=comm", "--sections", "primary,derived", "--sort-by",
+       "run_time_ns:ASC, wait_time_ns", "b.zst", "--limit=3", "--cgroup-flatten", "/k/*",
+       "--cgroup-flatten=/j/*", "--no-thread-normalize", "--no-cg-normalize"},
+      positional, ReportKind::Compare);
   CHECK(positional == std::vector<std::string>{"a.zst", "b.zst"});
   CHECK(o.group_by == GroupBy::Comm);
   CHECK(o.sections == std::set<Section>{Section::Primary, Section::Derived});
@@ -289,15 +324,16 @@ TEST_CASE("ctprof flags: values, both spellings, and rejections listing valid na
   const std::string bad_metric = error_of({"--metrics", "run_time_ns,bogus_ns"});
   CHECK(bad_metric.find("unknown metric 'bogus_ns' in --metrics") == 0);
   CHECK(bad_metric.find("total_offcpu_delay_ns") != std::string::npos);  // lists valid names
-  CHECK(error_of({"--sections", "delay"}).find("valid sections: primary, taskstats-delay, derived") !=
-        std::string::npos);
+  CHECK(
+      error_of({"--sections", "delay"}).find("valid sections: primary, taskstats-delay, derived") !=
+      std::string::npos);
   CHECK(error_of({"--group-by", "pid"}).find("valid: all, pcomm, comm, comm-exact, cgroup") !=
         std::string::npos);
   CHECK(error_of({"--sort-by", "nope:desc"}).find("unknown metric 'nope' in --sort-by") == 0);
   CHECK(error_of({"--sort-by", "run_time_ns:up"}).find("use asc or desc") != std::string::npos);
   CHECK(error_of({"--sort-by", "policy"}).find("only numeric metrics") != std::string::npos);
-  CHECK(error_of({"--display-format", "wide"}).find(
-            "valid: full, delta-only, no-pct, arrow, pct-only") != std::string::npos);
+  CHECK(error_of({"--display-format", "wide"})
+            .find("valid: full, delta-only, no-pct, arrow, pct-only") != std::string::npos);
   CHECK(error_of({"--display-format", "full"}, false).find("unknown flag --display-format") == 0);
   CHECK(error_of({"--limit", "-1"}).find("number of lines") != std::string::npos);
   CHECK(error_of({"--limit"}) == "--limit needs a value");
@@ -328,11 +364,13 @@ TEST_CASE("ctprof metric-list names every metric with section, unit, rule and so
         std::vector<std::string>{"metric", "section", "unit", "aggregation", "gating", "source"});
   const auto wait_sum = words(line_with(list, "wait_sum "));
   CHECK(std::vector<std::string>(wait_sum.begin(), wait_sum.begin() + 6) ==
-        std::vector<std::string>{"wait_sum", "primary", "ns", "sum", "[SCHED_DEBUG]", "[SCHEDSTATS]"});
+        std::vector<std::string>{"wait_sum", "primary", "ns", "sum", "[SCHED_DEBUG]",
+                                 "[SCHEDSTATS]"});
   CHECK(words(line_with(list, "minflt "))[4] == "-");  // ungated
   const auto heap = words(line_with(list, "live_heap_estimate "));
   CHECK(std::vector<std::string>(heap.begin(), heap.begin() + 6) ==
-        std::vector<std::string>{"live_heap_estimate", "derived", "bytes", "derived", "[jemalloc]", "[ptrace]"});
+        std::vector<std::string>{"live_heap_estimate", "derived", "bytes", "derived", "[jemalloc]",
+                                 "[ptrace]"});
   // Every metric has a gating cell and a source.
   for (std::size_t id = 0; id < kMetricCount; ++id)
     CHECK(words(line_with(list, std::string(metric(id).name) + " ")).size() >= 6);
