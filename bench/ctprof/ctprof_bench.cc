@@ -2,9 +2,7 @@
 // source, and of jemalloc probing per thread. Prints medians; not a test.
 //   ctprof_bench [threads] [rounds] [jemalloc_processes]
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -25,6 +24,7 @@
 #include "file_read.h"
 #include "host_source.h"
 #include "jemalloc_probe.h"
+#include "jemalloc_worker_process.h"
 #include "options.h"
 #include "proc_parse.h"
 #include "report.h"
@@ -87,58 +87,19 @@ class ParkedThreads {
   std::vector<std::thread> threads_;
 };
 
-// Processes linked with libjemalloc (the test worker: three threads each), killed at the end.
-class JemallocProcesses {
- public:
-  explicit JemallocProcesses(int n) {
-    for (int i = 0; i < n; ++i) {
-      int in[2], out[2];
-      if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) break;
-      const pid_t pid = fork();
-      if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        execl(CTPROF_JEMALLOC_WORKER, CTPROF_JEMALLOC_WORKER, nullptr);
-        _exit(127);
-      }
-      close(in[0]);
-      close(out[1]);
-      // The worker prints its worker thread's id once all its threads run.
-      char line[64];
-      FILE* from = fdopen(out[0], "r");
-      if (!fgets(line, sizeof line, from))
-        std::fprintf(stderr, "jemalloc worker %d did not start\n", pid);
-      fclose(from);
-      pids_.push_back(pid);
-      stdin_.push_back(in[1]);  // held open: the worker waits for commands
-    }
+// Threads of the jemalloc workers (three each), as probe targets.
+std::vector<ProbeTarget> targets_of(
+    const std::vector<std::unique_ptr<ctprof_test::JemallocWorker>>& workers) {
+  std::vector<ProbeTarget> out;
+  for (const auto& w : workers) {
+    ProbeTarget t{w->pid(), {}};
+    for (const auto& e :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(w->pid()) + "/task"))
+      t.tids.push_back(std::stoi(e.path().filename()));
+    out.push_back(std::move(t));
   }
-  ~JemallocProcesses() {
-    for (pid_t pid : pids_) kill(pid, SIGKILL);
-    for (pid_t pid : pids_) waitpid(pid, nullptr, 0);
-    for (int fd : stdin_) close(fd);
-  }
-  std::vector<ProbeTarget> targets() const {
-    std::vector<ProbeTarget> out;
-    for (pid_t pid : pids_) {
-      ProbeTarget t{pid, {}};
-      const std::string dir = "/proc/" + std::to_string(pid) + "/task";
-      for (int tid : task_ids(dir)) t.tids.push_back(tid);
-      out.push_back(std::move(t));
-    }
-    return out;
-  }
-
- private:
-  static std::vector<int> task_ids(const std::string& dir) {
-    std::vector<int> ids;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-      ids.push_back(std::stoi(e.path().filename()));
-    return ids;
-  }
-  std::vector<pid_t> pids_;
-  std::vector<int> stdin_;
-};
+  return out;
+}
 
 void row(const char* what, Timing t, double floor_cpu = 0) {
   std::printf("%-46s %9.2f %9.2f", what, t.wall_ms, t.cpu_ms);
@@ -221,8 +182,10 @@ int main(int argc, char** argv) {
   });
 
   // jemalloc probing: the first attach runs the layout helper; later ones hit its cache.
-  JemallocProcesses workers(jemalloc_processes);
-  const auto targets = workers.targets();
+  std::vector<std::unique_ptr<ctprof_test::JemallocWorker>> workers;
+  for (int i = 0; i < jemalloc_processes; ++i)
+    workers.push_back(std::make_unique<ctprof_test::JemallocWorker>(CTPROF_JEMALLOC_WORKER));
+  const auto targets = targets_of(workers);
   std::size_t worker_threads = 0;
   for (const auto& t : targets) worker_threads += t.tids.size();
   JemallocTally first;

@@ -1,25 +1,10 @@
 #include "cgroup_source.h"
 
-#include <charconv>
-
 #include "file_read.h"
+#include "text_parse.h"
 
 namespace dsched::ctprof {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
-
-template <typename T>
-bool to_int(std::string_view s, T& out) {
-  s = trim(s);
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return !s.empty() && ec == std::errc() && p == s.data() + s.size();
-}
 
 // A number or "max" (kUnlimited).
 bool to_limit(std::string_view s, std::uint64_t& out) {
@@ -38,19 +23,6 @@ bool to_centi(std::string_view s, std::uint32_t& out) {
   if (!to_int(s.substr(0, dot), whole) || !to_int(s.substr(dot + 1), frac)) return false;
   out = whole * 100 + frac;
   return true;
-}
-
-// Calls fn(first_word, rest) for each non-empty line.
-template <typename Fn>
-void for_each_line(std::string_view text, Fn&& fn) {
-  while (!text.empty()) {
-    const auto nl = text.find('\n');
-    const auto line = trim(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    if (line.empty()) continue;
-    const auto sp = line.find(' ');
-    fn(line.substr(0, sp), sp == std::string_view::npos ? std::string_view() : line.substr(sp + 1));
-  }
 }
 
 bool parse_psi_line(std::string_view fields, PsiLine& out) {
@@ -81,7 +53,7 @@ bool parse_psi_line(std::string_view fields, PsiLine& out) {
 // "key value" lines into a map.
 bool parse_flat_keyed(std::string_view text, std::map<std::string, std::uint64_t>& out) {
   bool ok = true;
-  for_each_line(text, [&](std::string_view key, std::string_view value) {
+  for_each_line(text, ' ', [&](std::string_view key, std::string_view value) {
     std::uint64_t v = 0;
     if (to_int(value, v))
       out[std::string(key)] = v;
@@ -102,18 +74,12 @@ class CgroupReader {
     if (read_at(dir_, name, buf_) != 0 || !parse(std::string_view(buf_)))
       ++tally_.failures[std::string("cgroup ") + name];
   }
-  void number(const char* name, std::optional<std::uint64_t>& out) {
+  // A file holding one number (`convert`: to_int, or to_limit for files that may say "max").
+  void value(const char* name, std::optional<std::uint64_t>& out,
+             bool (*convert)(std::string_view, std::uint64_t&)) {
     file(name, [&](std::string_view t) {
       std::uint64_t v = 0;
-      if (!to_int(t, v)) return false;
-      out = v;
-      return true;
-    });
-  }
-  void limit(const char* name, std::optional<std::uint64_t>& out) {
-    file(name, [&](std::string_view t) {
-      std::uint64_t v = 0;
-      if (!to_limit(t, v)) return false;
+      if (!convert(t, v)) return false;
       out = v;
       return true;
     });
@@ -129,7 +95,7 @@ class CgroupReader {
 
 bool parse_pressure(std::string_view text, PsiResource& out) {
   bool some = false, ok = true;
-  for_each_line(text, [&](std::string_view kind, std::string_view fields) {
+  for_each_line(text, ' ', [&](std::string_view kind, std::string_view fields) {
     if (kind == "some")
       some = parse_psi_line(fields, out.some);
     else if (kind == "full")
@@ -184,20 +150,20 @@ CgroupStats read_cgroup(int root, const std::string& path, SourceTally& tally, s
       s.max_period_us = period;
       return true;
     });
-    r.number("cpu.weight", s.weight);
+    r.value("cpu.weight", s.weight, to_int);
     r.file("cpu.weight.nice", [&](std::string_view t) {
       std::int64_t v = 0;
       if (!to_int(t, v)) return false;
       s.weight_nice = v;
       return true;
     });
-    r.number("memory.current", s.memory_current);
-    r.limit("memory.max", s.memory_max);
-    r.limit("memory.high", s.memory_high);
-    r.limit("memory.low", s.memory_low);
-    r.limit("memory.min", s.memory_min);
-    r.number("pids.current", s.pids_current);
-    r.limit("pids.max", s.pids_max);
+    r.value("memory.current", s.memory_current, to_int);
+    r.value("memory.max", s.memory_max, to_limit);
+    r.value("memory.high", s.memory_high, to_limit);
+    r.value("memory.low", s.memory_low, to_limit);
+    r.value("memory.min", s.memory_min, to_limit);
+    r.value("pids.current", s.pids_current, to_int);
+    r.value("pids.max", s.pids_max, to_limit);
   }
   r.file("memory.stat", [&](std::string_view t) { return parse_flat_keyed(t, s.memory_stat); });
   r.file("memory.events", [&](std::string_view t) { return parse_flat_keyed(t, s.memory_events); });

@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-ojson optional_text(const std::optional<std::string>& s) { return s ? ojson(*s) : ojson(nullptr); }
-
 ojson value_to_json(const Snapshot& snap, const ThreadRecord& t, std::size_t id) {
   if (!t.has.test(id)) return nullptr;
   const auto& def = metric(id);
@@ -21,23 +19,15 @@ ojson value_to_json(const Snapshot& snap, const ThreadRecord& t, std::size_t id)
 }
 
 ojson host_to_json(const HostInfo& h) {
-  ojson tunables = ojson::object();
-  for (const auto& [k, v] : h.sched_tunables) tunables[k] = v;
-  return {{"hostname", h.hostname},
-          {"kernel_release", h.kernel_release},
-          {"kernel_name", optional_text(h.kernel_name)},
-          {"arch", optional_text(h.arch)},
-          {"cpu_model", optional_text(h.cpu_model)},
-          {"cpu_vendor", optional_text(h.cpu_vendor)},
-          {"total_memory_kb", h.total_memory_kb ? ojson(*h.total_memory_kb) : ojson(nullptr)},
-          {"kernel_cmdline", optional_text(h.kernel_cmdline)},
-          {"sched_tunables", std::move(tunables)},
-          {"cpu_count", h.cpu_count},
-          {"uptime_ns", h.uptime_ns},
-          {"boot_time_unix_s", h.boot_time_unix_s},
-          {"clock_ticks_per_s", h.clock_ticks_per_s},
-          {"captured_at_unix_ns", h.captured_at_unix_ns},
-          {"task_delayacct", h.task_delayacct ? ojson(*h.task_delayacct) : ojson(nullptr)}};
+  ojson out = {{"hostname", h.hostname}, {"kernel_release", h.kernel_release}};
+  host_context_to_json(h, out);
+  out["cpu_count"] = h.cpu_count;
+  out["uptime_ns"] = h.uptime_ns;
+  out["boot_time_unix_s"] = h.boot_time_unix_s;
+  out["clock_ticks_per_s"] = h.clock_ticks_per_s;
+  out["captured_at_unix_ns"] = h.captured_at_unix_ns;
+  out["task_delayacct"] = h.task_delayacct ? ojson(*h.task_delayacct) : ojson(nullptr);
+  return out;
 }
 
 ojson summaries_to_json(const ParseTally& p) {
@@ -62,12 +52,6 @@ ojson probe_to_json(const std::optional<JemallocTally>& j) {
           {"failures_by_tag", std::move(tags)},
           {"dominant_failure", j->dominant()},
           {"privilege_dominant", j->privilege_dominant()}};
-}
-
-std::optional<std::string> optional_text(const json& h, const char* key) {
-  const auto it = h.find(key);
-  if (it == h.end() || it->is_null()) return std::nullopt;
-  return it->get<std::string>();
 }
 
 class DschedReader final : public FormatReader {
@@ -185,15 +169,7 @@ class DschedReader final : public FormatReader {
     host.captured_at_unix_ns = h.at("captured_at_unix_ns").get<std::uint64_t>();
     if (h.contains("task_delayacct") && !h["task_delayacct"].is_null())
       host.task_delayacct = h["task_delayacct"].get<int>();
-    host.kernel_name = optional_text(h, "kernel_name");
-    host.arch = optional_text(h, "arch");
-    host.cpu_model = optional_text(h, "cpu_model");
-    host.cpu_vendor = optional_text(h, "cpu_vendor");
-    host.kernel_cmdline = optional_text(h, "kernel_cmdline");
-    if (h.contains("total_memory_kb") && !h["total_memory_kb"].is_null())
-      host.total_memory_kb = h["total_memory_kb"].get<std::uint64_t>();
-    if (const auto it = h.find("sched_tunables"); it != h.end())
-      for (const auto& [k, v] : it->items()) host.sched_tunables[k] = v.get<std::string>();
+    host_context_from_json(h, host);
     if (host.clock_ticks_per_s == 0) fail("host.clock_ticks_per_s is 0");
     host_seen_ = true;
   }

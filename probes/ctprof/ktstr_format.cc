@@ -30,12 +30,6 @@ struct MeasuredFlags {
   }
 };
 
-std::optional<std::string> optional_text(const json& h, const char* key) {
-  const auto it = h.find(key);
-  if (it == h.end() || it->is_null()) return std::nullopt;
-  return it->get<std::string>();
-}
-
 class KtstrReader final : public FormatReader {
  public:
   explicit KtstrReader(std::string name) : name_(std::move(name)) {}
@@ -131,17 +125,9 @@ class KtstrReader final : public FormatReader {
     if (h.is_null()) return;  // optional in ktstr's schema
     HostInfo& host = snap_.host;
     host.kernel_release = h.value("kernel_release", std::string());
-    host.kernel_name = optional_text(h, "kernel_name");
-    host.arch = optional_text(h, "arch");
-    host.cpu_model = optional_text(h, "cpu_model");
-    host.cpu_vendor = optional_text(h, "cpu_vendor");
-    host.kernel_cmdline = optional_text(h, "kernel_cmdline");
-    if (h.contains("total_memory_kb") && !h["total_memory_kb"].is_null())
-      host.total_memory_kb = h["total_memory_kb"].get<std::uint64_t>();
+    host_context_from_json(h, host);
     if (h.contains("online_cpus") && !h["online_cpus"].is_null())
       host.cpu_count = h["online_cpus"].get<std::uint32_t>();
-    if (const auto it = h.find("sched_tunables"); it != h.end() && !it->is_null())
-      for (const auto& [k, v] : it->items()) host.sched_tunables[k] = v.get<std::string>();
   }
 
   void read_parse_summary(const json& v) {

@@ -1,24 +1,9 @@
 #include "proc_parse.h"
 
-#include <charconv>
+#include "text_parse.h"
 
 namespace dsched::ctprof {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
-
-template <typename T>
-bool to_int(std::string_view s, T& out) {
-  s = trim(s);
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
 
 // sched prints times as milliseconds with six decimals ("12.345678"); return nanoseconds.
 bool ms_to_ns(std::string_view s, std::uint64_t& ns) {
@@ -38,16 +23,28 @@ bool ms_to_ns(std::string_view s, std::uint64_t& ns) {
   return true;
 }
 
-// Calls fn(key, value) for each "key<sep>value" line.
-template <typename Fn>
-void for_each_line(std::string_view text, char sep, Fn&& fn) {
-  while (!text.empty()) {
-    auto nl = text.find('\n');
-    auto line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    auto colon = line.find(sep);
-    if (colon != std::string_view::npos) fn(trim(line.substr(0, colon)), line.substr(colon + 1));
-  }
+struct KeyedMetric {
+  std::string_view key;
+  std::size_t id;
+};
+
+// "key: number" lines into the metrics `keys` name; every key must be there and parse.
+template <std::size_t N>
+bool parse_keyed_counters(std::string_view text, const KeyedMetric (&keys)[N], ThreadRecord& rec) {
+  bool ok = true;
+  std::size_t found = 0;
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+    for (const auto& k : keys) {
+      if (key != k.key) continue;
+      std::uint64_t u = 0;
+      if (to_int(value, u))
+        rec.set(k.id, u);
+      else
+        ok = false;
+      ++found;
+    }
+  });
+  return ok && found == N;
 }
 
 }  // namespace
@@ -124,21 +121,9 @@ bool parse_stat(std::string_view text, bool is_leader, Snapshot& snap, ThreadRec
 }
 
 bool parse_status(std::string_view text, ThreadRecord& rec) {
-  unsigned found = 0;
-  bool ok = true;
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
-    const std::size_t id = key == "voluntary_ctxt_switches"      ? kVoluntaryCsw
-                           : key == "nonvoluntary_ctxt_switches" ? kNonvoluntaryCsw
-                                                                 : kMetricCount;
-    if (id == kMetricCount) return;
-    std::uint64_t u = 0;
-    if (to_int(value, u))
-      rec.set(id, u);
-    else
-      ok = false;
-    ++found;
-  });
-  return ok && found == 2;
+  static constexpr KeyedMetric keys[] = {{"voluntary_ctxt_switches", kVoluntaryCsw},
+                                         {"nonvoluntary_ctxt_switches", kNonvoluntaryCsw}};
+  return parse_keyed_counters(text, keys, rec);
 }
 
 bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
@@ -156,28 +141,14 @@ bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
 }
 
 bool parse_io(std::string_view text, ThreadRecord& rec) {
-  static constexpr std::pair<std::string_view, std::size_t> keys[] = {
-      {"rchar", kRchar},
-      {"wchar", kWchar},
-      {"syscr", kSyscr},
-      {"syscw", kSyscw},
-      {"read_bytes", kReadBytes},
-      {"write_bytes", kWriteBytes},
-      {"cancelled_write_bytes", kCancelledWriteBytes}};
-  bool ok = true;
-  unsigned found = 0;
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
-    for (const auto& [name, id] : keys) {
-      if (key != name) continue;
-      std::uint64_t u = 0;
-      if (to_int(value, u))
-        rec.set(id, u);
-      else
-        ok = false;
-      ++found;
-    }
-  });
-  return ok && found == std::size(keys);
+  static constexpr KeyedMetric keys[] = {{"rchar", kRchar},
+                                         {"wchar", kWchar},
+                                         {"syscr", kSyscr},
+                                         {"syscw", kSyscw},
+                                         {"read_bytes", kReadBytes},
+                                         {"write_bytes", kWriteBytes},
+                                         {"cancelled_write_bytes", kCancelledWriteBytes}};
+  return parse_keyed_counters(text, keys, rec);
 }
 
 bool parse_sched(std::string_view text, Snapshot& snap, ThreadRecord& rec) {

@@ -155,4 +155,34 @@ std::optional<SchedExtState> sched_ext_from_json(const json& j) {
   return s;
 }
 
+std::optional<std::string> optional_text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+void host_context_to_json(const HostInfo& h, ojson& out) {
+  auto text = [](const std::optional<std::string>& s) { return s ? ojson(*s) : ojson(nullptr); };
+  ojson tunables = ojson::object();
+  for (const auto& [k, v] : h.sched_tunables) tunables[k] = v;
+  out["kernel_name"] = text(h.kernel_name);
+  out["arch"] = text(h.arch);
+  out["cpu_model"] = text(h.cpu_model);
+  out["cpu_vendor"] = text(h.cpu_vendor);
+  out["total_memory_kb"] = opt(h.total_memory_kb);
+  out["kernel_cmdline"] = text(h.kernel_cmdline);
+  out["sched_tunables"] = std::move(tunables);
+}
+
+void host_context_from_json(const json& j, HostInfo& host) {
+  host.kernel_name = optional_text(j, "kernel_name");
+  host.arch = optional_text(j, "arch");
+  host.cpu_model = optional_text(j, "cpu_model");
+  host.cpu_vendor = optional_text(j, "cpu_vendor");
+  host.kernel_cmdline = optional_text(j, "kernel_cmdline");
+  host.total_memory_kb = get_opt(j, "total_memory_kb");
+  if (const auto it = j.find("sched_tunables"); it != j.end() && !it->is_null())
+    for (const auto& [k, v] : it->items()) host.sched_tunables[k] = v.get<std::string>();
+}
+
 }  // namespace dsched::ctprof

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cgroup_stats.h"
+#include "snapshot.h"
 
 namespace dsched::ctprof {
 
@@ -24,6 +25,14 @@ ojson cgroup_to_json(const CgroupStats& s);
 CgroupStats cgroup_from_json(const nlohmann::json& j, Dialect dialect);
 
 ojson sched_ext_to_json(const std::optional<SchedExtState>& s);
+
+// The host context fields both formats name alike (ktstr's HostContext): kernel_name, arch,
+// cpu_model, cpu_vendor, kernel_cmdline, total_memory_kb, sched_tunables.
+void host_context_to_json(const HostInfo& host, ojson& out);
+void host_context_from_json(const nlohmann::json& j, HostInfo& host);
+
+// A member that may be missing or null.
+std::optional<std::string> optional_text(const nlohmann::json& j, const char* key);
 std::optional<SchedExtState> sched_ext_from_json(const nlohmann::json& j);
 
 }  // namespace dsched::ctprof

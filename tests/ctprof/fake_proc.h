@@ -63,19 +63,24 @@ class FakeProc {
     write(d + "cpu.stat", "usage_usec " + std::to_string(usage_usec) +
                               "\nuser_usec 1\nsystem_usec 2\nnr_periods 5\nnr_throttled 3\n"
                               "throttled_usec 700\n");
-    write(d + "cpu.max", "50000 100000\n");
-    write(d + "cpu.weight", "200\n");
-    write(d + "cpu.weight.nice", "-3\n");
-    write(d + "memory.current", "1048576\n");
-    write(d + "memory.max", "max\n");
-    write(d + "memory.high", "2097152\n");
-    write(d + "memory.low", "0\n");
-    write(d + "memory.min", "max\n");
-    write(d + "memory.stat", "anon 4096\nfile 8192\npgfault 77\n");
-    write(d + "memory.events", "low 0\nhigh 2\nmax 0\noom 0\noom_kill 0\n");
-    write(d + "pids.current", "4\n");
-    write(d + "pids.max", "max\n");
-    for (const char* r : {"cpu", "memory", "io", "irq"}) write(d + r + ".pressure", kPressure);
+    const std::pair<const char*, const char*> files[] = {
+        {"cpu.max", "50000 100000\n"},
+        {"cpu.weight", "200\n"},
+        {"cpu.weight.nice", "-3\n"},
+        {"memory.current", "1048576\n"},
+        {"memory.max", "max\n"},
+        {"memory.high", "2097152\n"},
+        {"memory.low", "0\n"},
+        {"memory.min", "max\n"},
+        {"memory.stat", "anon 4096\nfile 8192\npgfault 77\n"},
+        {"memory.events", "low 0\nhigh 2\nmax 0\noom 0\noom_kill 0\n"},
+        {"pids.current", "4\n"},
+        {"pids.max", "max\n"},
+        {"cpu.pressure", kPressure},
+        {"memory.pressure", kPressure},
+        {"io.pressure", kPressure},
+        {"irq.pressure", kPressure}};
+    for (const auto& [name, text] : files) write(d + name, text);
   }
   ~FakeProc() { fs::remove_all(root_); }
   FakeProc(const FakeProc&) = delete;

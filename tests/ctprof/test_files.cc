@@ -13,25 +13,14 @@
 #include "options.h"
 #include "snapshot_builder.h"
 #include "snapshot_io.h"
+#include "test_files_util.h"
 
 using namespace dsched::ctprof;
+using ctprof_test::slurp;
+using ctprof_test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/ctprof-files-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    const auto p = path / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
-};
 
 std::string read_error(const std::string& path, std::size_t cap = kMaxDecompressedBytes) {
   try {
@@ -40,13 +29,6 @@ std::string read_error(const std::string& path, std::size_t cap = kMaxDecompress
     return e.what();
   }
   return "(read fine)";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 struct CliResult {

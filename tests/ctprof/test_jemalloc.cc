@@ -19,19 +19,19 @@
 #include "file_read.h"
 #include "jemalloc_layout.h"
 #include "jemalloc_probe.h"
+#include "jemalloc_worker_process.h"
 #include "proc_maps.h"
+#include "test_files_util.h"
 
 using namespace dsched::ctprof;
 namespace fs = std::filesystem;
+using ctprof_test::slurp;
+
+struct Worker : ctprof_test::JemallocWorker {
+  Worker() : JemallocWorker(CTPROF_JEMALLOC_WORKER) {}
+};
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Field 3 of a thread's stat: its state letter ('t' while stopped by a tracer).
 char thread_state(int pid, int tid) {
@@ -46,57 +46,6 @@ std::vector<int> tids_of(int pid) {
     tids.push_back(std::stoi(e.path().filename()));
   return tids;
 }
-
-// The worker process, talked to over pipes; killed on scope exit whatever happened.
-class Worker {
- public:
-  Worker() {
-    int in[2], out[2];
-    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
-    REQUIRE(pipe2(out, O_CLOEXEC) == 0);
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      execl(CTPROF_JEMALLOC_WORKER, CTPROF_JEMALLOC_WORKER, nullptr);
-      _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    to_ = fdopen(in[1], "w");
-    from_ = fdopen(out[0], "r");
-    worker_tid_ = std::stoi(line().substr(4));  // "tid N"
-  }
-  ~Worker() {
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    fclose(to_);
-    fclose(from_);
-  }
-  int pid() const { return pid_; }
-  int worker_tid() const { return worker_tid_; }
-
-  // Makes the worker thread allocate `bytes`; returns its own allocated/deallocated counters.
-  std::pair<std::uint64_t, std::uint64_t> alloc(std::uint64_t bytes) {
-    std::fprintf(to_, "alloc %llu\n", static_cast<unsigned long long>(bytes));
-    std::fflush(to_);
-    unsigned long long a = 0, d = 0;
-    REQUIRE(std::sscanf(line().c_str(), "done %llu %llu", &a, &d) == 2);
-    return {a, d};
-  }
-
- private:
-  std::string line() {
-    char buf[256];
-    REQUIRE(std::fgets(buf, sizeof buf, from_) != nullptr);
-    return buf;
-  }
-  pid_t pid_;
-  int worker_tid_ = 0;
-  FILE* to_ = nullptr;
-  FILE* from_ = nullptr;
-};
 
 Snapshot capture_process(int pid, std::ostream& diag) {
   CaptureOptions o;

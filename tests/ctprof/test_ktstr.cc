@@ -13,8 +13,10 @@
 #include "report.h"
 #include "snapshot_builder.h"
 #include "snapshot_io.h"
+#include "test_files_util.h"
 
 using namespace dsched::ctprof;
+using ctprof_test::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -120,19 +122,6 @@ json ktstr_snapshot() {
             {"hotplug_seq", 3},
             {"enable_seq", 1}}}};
 }
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/ctprof-ktstr-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path / name, std::ios::binary) << bytes;
-    return (path / name).string();
-  }
-};
 
 // The words of the first line starting with `start`.
 std::vector<std::string> row(const std::string& text, const std::string& start) {

@@ -20,17 +20,12 @@
 #include "capture.h"
 #include "options.h"
 #include "report.h"
+#include "test_files_util.h"
 
 using namespace dsched::ctprof;
+using ctprof_test::slurp;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Field `n` (1-based, as in proc(5)) of a stat line; fields after comm are split on spaces.
 std::string stat_field(const std::string& stat, int n) {
