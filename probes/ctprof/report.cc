@@ -178,7 +178,12 @@ std::string render_metric_list() {
                       std::string(unit_name(d.unit)), std::string(agg_name(d.agg)),
                       gating.empty() ? "-" : gating, std::string(d.source)});
   }
-  return t.render();
+  return t.render() +
+         "\ngating: [NAME] needs a kernel built with CONFIG_NAME; [delayacct=on] needs "
+         "kernel.task_delayacct=1 (or booting with delayacct);\n"
+         "[jemalloc] only threads of processes linking libjemalloc; [ptrace] read by stopping the "
+         "thread for a moment (PTRACE_SEIZE).\n"
+         "Without what a metric needs, it reads '-' (not 0).\n";
 }
 
 }  // namespace dsched::ctprof

@@ -353,7 +353,8 @@ TEST_CASE("ctprof metric-list names every metric with section, unit, rule and so
   const std::string list = render_metric_list();
   std::size_t lines = 0;
   for (char ch : list) lines += ch == '\n';
-  CHECK(lines == kMetricCount + 1);
+  CHECK(lines == kMetricCount + 1 + 4);  // the header, a row per metric, the gating legend
+  CHECK(list.find("\ngating: [NAME] needs a kernel built with CONFIG_NAME;") != std::string::npos);
   const auto total = words(line_with(list, "total_offcpu_delay_ns "));
   REQUIRE(total.size() > 7);
   CHECK(std::vector<std::string>(total.begin(), total.begin() + 8) ==
