@@ -18,6 +18,12 @@ int parse_pid(const std::string& value) {
 }  // namespace
 
 CaptureRequest parse_capture_flags(const std::vector<std::string>& args, bool allow_output) {
+  const auto unknown = [&](const std::string& flag) {
+    return UsageError("capture: unknown flag " + flag + "; valid: " +
+                      (allow_output ? "-o/--output, " : "") +
+                      "--proc-root, --cgroup-root, --sys-root, --no-taskstats, --no-jemalloc, "
+                      "--jemalloc-pid");
+  };
   CaptureRequest r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
@@ -30,33 +36,35 @@ CaptureRequest parse_capture_flags(const std::vector<std::string>& args, bool al
       continue;
     }
     std::string value;
-    if (auto eq = flag.find('='); flag.starts_with("--") && eq != std::string::npos) {
+    const auto eq = flag.find('=');
+    const bool inline_value = flag.starts_with("--") && eq != std::string::npos;
+    if (inline_value) {
       value = flag.substr(eq + 1);
       flag.resize(eq);
       if (flag == "--no-taskstats" || flag == "--no-jemalloc")
         throw UsageError(flag + " takes no value");
-    } else if (flag == "-o" || flag.starts_with("--")) {
+    }
+    std::string* target = nullptr;
+    if ((flag == "-o" || flag == "--output") && allow_output)
+      target = &r.output;
+    else if (flag == "--proc-root")
+      target = &r.options.proc_root;
+    else if (flag == "--cgroup-root")
+      target = &r.options.cgroup_root;
+    else if (flag == "--sys-root")
+      target = &r.options.sys_root;
+    else if (flag != "--jemalloc-pid")
+      throw flag.starts_with("-") ? unknown(flag)
+                                  : UsageError("capture: unexpected argument '" + flag + "'");
+    if (!inline_value) {
       if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
       value = args[++i];
-    } else {
-      throw UsageError("capture: unexpected argument '" + flag + "'");
     }
     if (value.empty()) throw UsageError(flag + " needs a non-empty value");
-    if ((flag == "-o" || flag == "--output") && allow_output)
-      r.output = value;
-    else if (flag == "--proc-root")
-      r.options.proc_root = value;
-    else if (flag == "--cgroup-root")
-      r.options.cgroup_root = value;
-    else if (flag == "--sys-root")
-      r.options.sys_root = value;
-    else if (flag == "--jemalloc-pid")
-      r.options.jemalloc_tgids.push_back(parse_pid(value));
+    if (target)
+      *target = value;
     else
-      throw UsageError("capture: unknown flag " + flag +
-                       "; valid: " + (allow_output ? "-o/--output, " : "") +
-                       "--proc-root, --cgroup-root, --sys-root, --no-taskstats, --no-jemalloc, "
-                       "--jemalloc-pid");
+      r.options.jemalloc_tgids.push_back(parse_pid(value));
   }
   if (allow_output && r.output.empty()) throw UsageError("capture needs -o FILE");
   return r;

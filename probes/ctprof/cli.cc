@@ -89,35 +89,57 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
 }
 
+namespace {
+
+ReportOptions parse_compare_flags(const std::string& flags) {
+  std::vector<std::string> positional;
+  ReportOptions o = parse_report_flags(split_flags(flags), positional, ReportKind::Compare);
+  if (!positional.empty())
+    throw UsageError("unexpected '" + positional.front() + "' in ctprof_compare flags");
+  return o;
+}
+
+// The message of what `run` throws, or "".
+template <typename Run>
+std::string error_of(Run run) {
+  try {
+    run();
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
 std::string write_snapshot(const std::string& path, std::ostream& diagnostics) {
   return write_snapshot(path, "", diagnostics);
 }
 
 std::string write_snapshot(const std::string& path, const std::string& flags,
                            std::ostream& diagnostics) {
-  try {
+  return error_of([&] {
     const CaptureRequest r = parse_capture_flags(split_flags(flags), false);
     write_snapshot_file(capture(r.options, diagnostics), path);
-    return {};
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  });
+}
+
+std::string snapshot_flags_error(const std::string& flags) {
+  return error_of([&] { parse_capture_flags(split_flags(flags), false); });
+}
+
+std::string compare_flags_error(const std::string& flags) {
+  return error_of([&] { parse_compare_flags(flags); });
 }
 
 std::string compare_files(const std::string& baseline, const std::string& candidate,
                           const std::string& flags, std::ostream& out) {
-  try {
-    std::vector<std::string> positional;
-    const ReportOptions o = parse_report_flags(split_flags(flags), positional, ReportKind::Compare);
-    if (!positional.empty())
-      throw UsageError("unexpected '" + positional.front() + "' in ctprof_compare flags");
+  return error_of([&] {
+    const ReportOptions o = parse_compare_flags(flags);
     print_warnings(o, out);
     out << render_compare(read_snapshot_file(baseline), read_snapshot_file(candidate), o, baseline,
                           candidate);
-    return {};
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  });
 }
 
 }  // namespace dsched::ctprof

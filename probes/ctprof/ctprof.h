@@ -20,5 +20,9 @@ std::string write_snapshot(const std::string& path, const std::string& flags,
                            std::ostream& diagnostics);
 std::string compare_files(const std::string& baseline, const std::string& candidate,
                           const std::string& flags, std::ostream& out);
+// What is wrong with a flags string of those functions ("" when nothing), so a script's literal
+// flags are refused when it is compiled rather than when the action runs.
+std::string snapshot_flags_error(const std::string& flags);
+std::string compare_flags_error(const std::string& flags);
 
 }  // namespace dsched::ctprof

@@ -139,6 +139,23 @@ void check_cgroup_sections(ReportOptions& o) {
           std::string(group_by_name(o.group_by)));
 }
 
+
+// The flags that take a value; --display-format only in compare.
+bool takes_value(const std::string& flag, bool compare) {
+  static const char* const kValueFlags[] = {"--group-by", "--cgroup-flatten", "--sections",
+                                            "--metrics",  "--sort-by",        "--columns",
+                                            "--limit"};
+  if (flag == "--display-format") return compare;
+  return std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) != std::end(kValueFlags);
+}
+
+UsageError unknown_flag(const std::string& flag, bool compare) {
+  return UsageError("unknown flag " + flag +
+                    "; valid: --group-by, --cgroup-flatten, --no-thread-normalize, "
+                    "--no-cg-normalize, --sections, --metrics, --sort-by, " +
+                    std::string(compare ? "--display-format, " : "") + "--columns, --limit");
+}
+
 }  // namespace
 
 std::string_view column_name(Column c) {
@@ -222,6 +239,7 @@ ReportOptions parse_report_flags(const std::vector<std::string>& args,
       if (flag == "--no-thread-normalize" || flag == "--no-cg-normalize" || flag == "--wrap")
         throw UsageError(flag + " takes no value");
     } else {
+      if (!takes_value(flag, compare)) throw unknown_flag(flag, compare);
       if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
       value = args[++i];
     }
@@ -259,11 +277,7 @@ ReportOptions parse_report_flags(const std::vector<std::string>& args,
     } else if (flag == "--limit") {
       o.limit = parse_limit(value);
     } else {
-      throw UsageError("unknown flag " + flag +
-                       "; valid: --group-by, --cgroup-flatten, "
-                       "--no-thread-normalize, --no-cg-normalize, --sections, --metrics, "
-                       "--sort-by, " +
-                       std::string(compare ? "--display-format, " : "") + "--columns, --limit");
+      throw unknown_flag(flag, compare);
     }
   }
   check_cgroup_sections(o);

@@ -373,6 +373,14 @@ TEST_CASE("ctprof D entry points take the command line's flags through the same 
     const auto r = cli(args);
     CHECK(r.err.find("dsched ctprof: " + compare_files(a, a, flags, out) + "\n") == 0);
   }
+  // An unknown flag is named as unknown even where a value flag would need one next.
+  std::ostringstream ignored;
+  CHECK(compare_files(a, a, "--bogus", ignored).find("unknown flag --bogus; valid: --group-by") == 0);
+  CHECK(compare_flags_error("--sort-by") == "--sort-by needs a value");
+  CHECK(compare_flags_error("--limit 3 --metrics run_time_ns") == "");
+  CHECK(snapshot_flags_error("--bogus").find("capture: unknown flag --bogus") == 0);
+  CHECK(snapshot_flags_error("--proc-root") == "--proc-root needs a value");
+  CHECK(snapshot_flags_error("--no-jemalloc --jemalloc-pid 1") == "");
 
   // write_snapshot takes the capture flags (all but -o: the path is its first argument).
   std::ostringstream diag;

@@ -50,7 +50,8 @@ const Case kCases[] = {
      "option flowindent is not supported"},
     {"system", "BEGIN { system(\"echo %d\", 1); }", "BEGIN { system(1); }", "system() needs a string literal as its format"},
     {"raise", "BEGIN { raise(9); }", "BEGIN { raise(\"KILL\"); }", "raise(): the signal must be an integer, not string"},
-    {"ctprof_snapshot", "BEGIN { ctprof_snapshot(\"/tmp/x\"); }", "BEGIN { ctprof_snapshot(1); }",
+    {"ctprof_snapshot", "BEGIN { ctprof_snapshot(\"/tmp/x\"); ctprof_snapshot(\"/tmp/x\", \"--no-jemalloc\"); }",
+     "BEGIN { ctprof_snapshot(1); }",
      "ctprof_snapshot() argument must be a string, not int"},
     {"ctprof_compare", "BEGIN { ctprof_compare(\"a\", \"b\", \"--limit 3\"); }", "BEGIN { ctprof_compare(\"a\"); }",
      "ctprof_compare() takes 2 to 3 arguments, not 1"},
@@ -171,6 +172,30 @@ TEST_CASE("destructive actions need -w") {
     CHECK(error_of(program).find("is a destructive action: run with -w or #pragma D option destructive") !=
           std::string::npos);
   }
+}
+
+TEST_CASE("literal ctprof flags are checked when the script compiles, at the flags") {
+  struct Refused {
+    const char* statement;
+    const char* message;
+    const char* at;
+  };
+  const Refused refused[] = {
+      {"ctprof_snapshot(\"/tmp/x\", \"--bogus\")", "ctprof_snapshot(): capture: unknown flag --bogus; valid:", "test.d:1:35"},
+      {"ctprof_snapshot(\"/tmp/x\", \"-o /tmp/y\")", "ctprof_snapshot(): capture: unknown flag -o", "test.d:1:35"},
+      {"ctprof_snapshot(\"/tmp/x\", \"--jemalloc-pid x\")", "--jemalloc-pid needs a process id, got 'x'", "test.d:1:35"},
+      {"ctprof_compare(\"a\", \"b\", \"--limit\")", "ctprof_compare(): --limit needs a value", "test.d:1:34"},
+      {"ctprof_compare(\"a\", \"b\", \"stray\")", "unexpected 'stray' in ctprof_compare flags", "test.d:1:34"},
+  };
+  for (const Refused& r : refused) {
+    CheckResult result = compile_text(std::string("BEGIN { ") + r.statement + "; }");
+    CAPTURE(result.error);
+    CHECK_FALSE(result.program);
+    CHECK(result.error.find(r.message) != std::string::npos);
+    CHECK(result.error.find(std::string("--> ") + r.at + "\n") != std::string::npos);
+  }
+  // Flags computed at run time are checked when the action runs.
+  CHECK(compile_text("BEGIN { ctprof_compare(\"a\", \"b\", strjoin(\"--bo\", \"gus\")); }").program);
 }
 
 TEST_CASE("aggregating functions' parameters follow DTrace's rules") {
