@@ -9,15 +9,7 @@
 #include "test_support.h"
 
 using namespace dsched::lang;
-
-namespace {
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
+using dsched::lang::test::read_file;
 
 TEST_SUITE("bad") {
 

@@ -9,15 +9,9 @@
 #include "test_support.h"
 
 using namespace dsched::lang;
+using dsched::lang::test::read_file;
 
 namespace {
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::unique_ptr<Program> compile_example(const std::string& name) {
   std::filesystem::path path = std::filesystem::path(DSCHED_SOURCE_DIR) / "examples" / name;

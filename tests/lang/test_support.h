@@ -1,5 +1,8 @@
 // Helpers shared by the front-end tests.
 #pragma once
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -7,6 +10,14 @@
 #include "lang/program.h"
 
 namespace dsched::lang::test {
+
+// A whole file as bytes ("" when it cannot be read: the comparison that follows then fails).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 // The probes of every provider, shared by the tests (as the driver shares one per run).
 inline ProbeCatalog& catalog() {
