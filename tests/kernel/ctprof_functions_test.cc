@@ -18,7 +18,7 @@ TEST_CASE("a script takes two snapshots and prints their comparison in order") {
       "tick-200ms { ctprof_snapshot(\"" + cand + "\"); printf(\"second taken\\n\");\n"
       "  ctprof_compare(\"" + base + "\", \"" + cand + "\", \"--sections primary --metrics run_time_ns\");\n"
       "  printf(\"compared\\n\"); exit(0); }\n");
-  RunResult r = run_dsched({"-s", script.path()});
+  RunResult r = run_dsched({"-w", "-s", script.path()});
   CHECK(r.status == 0);
   size_t first = r.out.find("first taken\n");
   size_t second = r.out.find("second taken\n");
@@ -53,7 +53,7 @@ TEST_CASE("a bad snapshot path is reported and the run goes on") {
 TEST_CASE("flags reach the engine: a snapshot without taskstats compares as '-'; computed bad flags fail at run time") {
   std::string snap = "/tmp/dsched-test-" + std::to_string(getpid()) + "-flags.ctprof.zst";
   RunResult r = run_dsched(
-      {"-qn", "BEGIN { ctprof_snapshot(\"" + snap + "\", \"--no-taskstats --no-jemalloc\");\n"
+      {"-wqn", "BEGIN { ctprof_snapshot(\"" + snap + "\", \"--no-taskstats --no-jemalloc\");\n"
               "  ctprof_compare(\"" + snap + "\", \"" + snap +
                   "\", \"--group-by pcomm --sections taskstats-delay --metrics cpu_delay_count --limit 0\");\n"
               "  ctprof_compare(\"" + snap + "\", \"" + snap + "\", strjoin(\"--bo\", \"gus\"));\n"
@@ -70,4 +70,12 @@ TEST_CASE("flags reach the engine: a snapshot without taskstats compares as '-';
   CHECK(line.find("- → -") != std::string::npos);
   CHECK(r.err.find("dsched: ctprof_compare(): unknown flag --bogus") != std::string::npos);
   CHECK(r.out.find("goes on\n") != std::string::npos);
+}
+
+TEST_CASE("ctprof_snapshot() writes a file: without -w the script does not compile") {
+  RunResult r = run_dsched({"-qn", "BEGIN { ctprof_snapshot(\"/tmp/never.ctprof.zst\"); exit(0); }"});
+  CHECK(r.status != 0);
+  CHECK(r.err.find("ctprof_snapshot() is a destructive action: run with -w or #pragma D option destructive") !=
+        std::string::npos);
+  CHECK(r.out.empty());
 }

@@ -167,7 +167,8 @@ TEST_CASE("every registered built-in has its case") {
 }
 
 TEST_CASE("destructive actions need -w") {
-  for (const char* program : {"BEGIN { system(\"true\"); }", "BEGIN { raise(9); }"}) {
+  for (const char* program :
+       {"BEGIN { system(\"true\"); }", "BEGIN { raise(9); }", "BEGIN { ctprof_snapshot(\"/tmp/x\"); }"}) {
     CAPTURE(program);
     CHECK(error_of(program).find("is a destructive action: run with -w or #pragma D option destructive") !=
           std::string::npos);
@@ -188,7 +189,7 @@ TEST_CASE("literal ctprof flags are checked when the script compiles, at the fla
       {"ctprof_compare(\"a\", \"b\", \"stray\")", "unexpected 'stray' in ctprof_compare flags", "test.d:1:34"},
   };
   for (const Refused& r : refused) {
-    CheckResult result = compile_text(std::string("BEGIN { ") + r.statement + "; }");
+    CheckResult result = compile_text(std::string("BEGIN { ") + r.statement + "; }", "test.d", destructive());
     CAPTURE(result.error);
     CHECK_FALSE(result.program);
     CHECK(result.error.find(r.message) != std::string::npos);

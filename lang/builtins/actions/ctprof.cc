@@ -51,6 +51,8 @@ class CtprofFunction : public Action {
 class CtprofSnapshot : public CtprofFunction {
  public:
   CtprofSnapshot() : CtprofFunction("ctprof_snapshot", {1, 2}, ctprof::snapshot_flags_error) {}
+  // It writes a file the script names: like system(), only with -w.
+  bool destructive() const override { return true; }
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     std::ostringstream hints;
     std::string error = ctprof::write_snapshot(record.field(action.fields[0]).text, flags(action, record, 1), hints);
