@@ -43,7 +43,7 @@ std::vector<Programs::Site> Programs::plan() {
       const Hook* hook = &probe->owner->hook(*probe);
       for (const std::string& section : hook->sections(*probe)) {
         bool shared = hook->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
-        std::string key = shared ? section : section + "#" + std::to_string(probe->id);
+        std::string key = shared ? hook->program_key(*probe, section) : section + "#" + std::to_string(probe->id);
         auto site = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.key == key; });
         if (site == sites.end()) site = sites.insert(sites.end(), Site{key, section, hook, {}});
         auto group = std::find_if(site->groups.begin(), site->groups.end(),
