@@ -30,6 +30,12 @@ class Hook {
   // Providers with hundreds of probes on one tracepoint split them, keeping each program within
   // the BPF back end's branch range.
   virtual std::string program_key(const lang::Probe& probe, const std::string& section) const { return section; }
+  // An i1 the program tests before anything else when only this hook's `probes` use it: false
+  // ends the program at once (events none of them wants cost one test). Null: no such test.
+  virtual llvm::Value* program_filter(Lowering& l, const std::string& section,
+                                      const std::vector<const lang::Probe*>& probes) const {
+    return nullptr;
+  }
   // Emits this hook's part of the program for `section`: by default each probe fires once
   // (Programs::fire).
   virtual void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const;

@@ -66,16 +66,25 @@ class SyscallHook : public codegen::Hook {
     return section + "#" + std::to_string(numbers_.at(probe.function) / kCallsPerProgram);
   }
 
-  // One switch on the call's number: a call no clause names costs one search of the cases.
+  // Every system call runs the program: one whose calls are not asked for leaves at the first
+  // test (the program's only call, or its block of numbers).
+  llvm::Value* program_filter(Lowering& l, const std::string&,
+                              const std::vector<const lang::Probe*>& probes) const override {
+    auto& b = l.ir.b();
+    int first = numbers_.at(probes.front()->function);
+    if (probes.size() == 1) return b.CreateICmpEQ(number(l), l.ir.const64(first));
+    llvm::Value* block = b.CreateUDiv(number(l), l.ir.const64(kCallsPerProgram));
+    return b.CreateICmpEQ(block, l.ir.const64(first / kCallsPerProgram));
+  }
+
+  // Then one switch on the number to the clauses of each call.
   void emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const override {
     auto& b = l.ir.b();
-    llvm::Value* regs = tracepoint_arg(l, 0);
-    llvm::Value* number = entry_ ? tracepoint_arg(l, 1) : l.exprs.kernel_field(regs, "pt_regs", {"orig_ax"});
     llvm::Value* status = l.exprs.kernel_field(Hook::context_task(l), "task_struct", {"thread_info", "status"});
     llvm::Value* native = b.CreateICmpEQ(b.CreateAnd(status, l.ir.const64(kCompat)), l.ir.const64(0));
     l.ir.when(native, [&] {
       llvm::BasicBlock* done = l.ir.new_block("syscall.done");
-      llvm::SwitchInst* calls = b.CreateSwitch(number, done, unsigned(probes.size()));
+      llvm::SwitchInst* calls = b.CreateSwitch(number(l), done, unsigned(probes.size()));
       for (const lang::Probe* probe : probes) {
         llvm::BasicBlock* call = l.ir.new_block("syscall." + probe->function);
         calls->addCase(b.getInt64(numbers_.at(probe->function)), call);
@@ -104,6 +113,11 @@ class SyscallHook : public codegen::Hook {
   }
 
  private:
+  // The call's number: sys_enter passes it, sys_exit leaves it in the registers' orig_ax.
+  llvm::Value* number(Lowering& l) const {
+    if (entry_) return tracepoint_arg(l, 1);
+    return l.exprs.kernel_field(tracepoint_arg(l, 0), "pt_regs", {"orig_ax"});
+  }
   static llvm::Value* failed(Lowering& l) {
     auto& b = l.ir.b();
     return b.CreateICmpUGE(tracepoint_arg(l, 1), l.ir.const64(-kMaxErrno));
