@@ -175,6 +175,18 @@ uint32_t BtfTypes::find(const std::string& name, unsigned btf_kind) const {
   }
 }
 
+std::vector<std::pair<std::string_view, uint32_t>> BtfTypes::find_prefixed(std::string_view prefix,
+                                                                           unsigned btf_kind) const {
+  std::vector<std::pair<std::string_view, uint32_t>> found;
+  for (uint32_t id = 1;; ++id) {
+    const btf_type* t = type_at(id);
+    if (!t) return found;
+    if (kind_of(t) != btf_kind) continue;
+    std::string_view name = name_at(t->name_off);
+    if (name.starts_with(prefix)) found.emplace_back(name, id);
+  }
+}
+
 const Type* BtfTypes::convert(uint32_t id) const {
   if (id == 0) return universe_.void_type();
   if (auto it = converted_.find(id); it != converted_.end()) return it->second;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,6 +31,8 @@ class BtfTypes {
 
   // The id of the type named `name` of BTF kind `btf_kind` (BTF_KIND_STRUCT...), 0 if none.
   uint32_t find(const std::string& name, unsigned btf_kind) const;
+  // Every type of BTF kind `btf_kind` whose name starts with `prefix`: (name, id), in id order.
+  std::vector<std::pair<std::string_view, uint32_t>> find_prefixed(std::string_view prefix, unsigned btf_kind) const;
   // The D type for BTF type `id` (0 is void).
   const Type* convert(uint32_t id) const;
   // Fills a kernel struct's members (called through Type::members()).

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "lang/ast.h"
 
@@ -11,12 +12,15 @@ namespace dsched::lang {
 
 struct Aggregation;
 struct Program;
+struct Probe;
 
 class Checker {
  public:
   virtual ~Checker() = default;
 
   virtual Program& program() = 0;
+  // The probes of the clause being checked (none outside clauses).
+  virtual const std::vector<const Probe*>& clause_probes() = 0;
   virtual TypeUniverse& types() = 0;
   // A type named as C writes it: "size_t", "int", "struct task_struct *".
   virtual const Type* type(std::string_view text, SourceRange where) = 0;

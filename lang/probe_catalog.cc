@@ -63,7 +63,16 @@ void register_provider(const Provider& provider) {
 
 ProbeCatalog::ProbeCatalog() {
   for (const Provider* provider : providers())
-    for (Probe& probe : provider->probes()) add(std::move(probe));
+    if (!provider->read_from_kernel())
+      for (Probe& probe : provider->probes()) add(std::move(probe));
+}
+
+void ProbeCatalog::read_kernel_providers() {
+  if (kernel_providers_read_) return;
+  kernel_providers_read_ = true;
+  for (const Provider* provider : providers())
+    if (provider->read_from_kernel())
+      for (Probe& probe : provider->probes()) add(std::move(probe));
 }
 
 void ProbeCatalog::add(Probe probe) {
@@ -73,6 +82,10 @@ void ProbeCatalog::add(Probe probe) {
 
 std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
   Description d = split_description(text);
+  for (const Provider* provider : providers()) {
+    if (!provider->read_from_kernel() || !d.provider.matches(std::string(provider->name()))) continue;
+    if (d.name.text.empty() || d.name.glob || provider->could_name(d.name.text)) read_kernel_providers();
+  }
   if (!d.name.text.empty() && !d.name.glob) {
     for (const Provider* provider : providers()) {
       if (!d.provider.matches(std::string(provider->name()))) continue;
@@ -89,14 +102,16 @@ std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
   return result;
 }
 
-std::vector<const Probe*> ProbeCatalog::provider(const std::string& name) const {
+std::vector<const Probe*> ProbeCatalog::provider(const std::string& name) {
+  read_kernel_providers();
   std::vector<const Probe*> result;
   for (const Probe& probe : probes_)
     if (probe.provider == name) result.push_back(&probe);
   return result;
 }
 
-std::vector<const Probe*> ProbeCatalog::all() const {
+std::vector<const Probe*> ProbeCatalog::all() {
+  read_kernel_providers();
   std::vector<const Probe*> result;
   for (const Probe& probe : probes_) result.push_back(&probe);
   return result;

@@ -12,18 +12,21 @@ namespace dsched::lang {
 
 class ProbeCatalog {
  public:
-  // The probes of all registered providers.
+  // The probes of the fixed providers; those read from the kernel join when first needed.
   ProbeCatalog();
 
   // Probes matching a description, in id order. A description naming a probe exactly that a
   // provider makes on demand (profile-N) adds that probe first.
   std::vector<const Probe*> match(const std::string& description);
   // Every probe of a provider (dsched -l -P name); empty when there is no such provider.
-  std::vector<const Probe*> provider(const std::string& name) const;
-  std::vector<const Probe*> all() const;
+  std::vector<const Probe*> provider(const std::string& name);
+  std::vector<const Probe*> all();
 
  private:
   void add(Probe probe);
+  // Adds the probes of every provider read from the kernel, once, in the providers' order.
+  void read_kernel_providers();
+  bool kernel_providers_read_ = false;
   std::deque<Probe> probes_;  // a deque: pointers stay valid as probes are added
 };
 

@@ -44,6 +44,15 @@ class Provider {
   virtual std::optional<Probe> probe_named(std::string_view name) const { return std::nullopt; }
   // The hook that fires `probe` (one of this provider's, and supported).
   virtual const codegen::Hook& hook(const Probe& probe) const = 0;
+  // Providers whose probes are read from the running kernel (hundreds of them) are listed only
+  // when a description could name one of them or a listing asks; they come after the fixed
+  // providers, whose ids thus do not depend on whether they were read.
+  virtual bool read_from_kernel() const { return false; }
+  // False when no probe of this provider can have this exact name (cheap: decides whether a
+  // description without a provider needs the provider read).
+  virtual bool could_name(std::string_view name) const { return true; }
+  // Whether the D variable errno has a value in this probe's clauses (a system call's return).
+  virtual bool observes_errno(const Probe& probe) const { return false; }
 };
 
 // Every provider, by name; a provider's file adds it with RegisteredProvider<T>.

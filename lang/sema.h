@@ -37,6 +37,10 @@ class Sema : public Checker {
 
   // ---- Checker, for the built-ins' checks ----
   Program& program() override { return program_; }
+  const std::vector<const Probe*>& clause_probes() override {
+    static const std::vector<const Probe*> none;
+    return clause_ ? clause_->probes : none;
+  }
   TypeUniverse& types() override { return types_; }
   const Type* type(std::string_view text, SourceRange where) override {
     return resolve_type_text(std::string(text), where);

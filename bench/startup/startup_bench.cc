@@ -38,6 +38,13 @@ std::vector<Case> cases() {
       // how much of its start-up goes into preallocating the per-CPU hash maps.
       {"sched30, dsched -x aggsize=64k", "first tick",
        {{BENCH_DSCHED, "-x", "aggsize=65536", "-s", dir + "/sched30.d"}}, {{"bpftrace", dir + "/sched30.bt"}}},
+      // Every system call's entry: dsched's one program per block of call numbers on sys_enter
+      // against bpftrace's tracepoint per call.
+      {"every system call's entry, counted by name", "first tick",
+       {{BENCH_DSCHED, "-qn",
+         "syscall:::entry { @[probefunc] = count(); } tick-1ms { printf(\"first tick\\n\"); exit(0); }"}},
+       {{"bpftrace", "-e",
+         "tracepoint:syscalls:sys_enter_* { @[probe] = count(); } interval:ms:1 { printf(\"first tick\\n\"); exit(); }"}}},
   };
 }
 

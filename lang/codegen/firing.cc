@@ -12,7 +12,7 @@ uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 
 }  // namespace
 
-void Firing::begin_program(llvm::Function* function) {
+void Firing::begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter) {
   Ir& ir = l_.ir;
   context_ = function->getArg(0);
   scratch_used_ = 0;
@@ -20,6 +20,11 @@ void Firing::begin_program(llvm::Function* function) {
   globals_base_ = nullptr;
   llvm::BasicBlock* fail = ir.new_block("no.maps");
   llvm::BasicBlock* start = ir.new_block("start");
+  if (llvm::Value* wanted = filter()) {
+    llvm::BasicBlock* checks = ir.new_block("wanted");
+    ir.b().CreateCondBr(wanted, checks, fail);
+    ir.b().SetInsertPoint(checks);
+  }
   entry_check_ = ir.b().CreateCondBr(ir.b().getTrue(), start, fail);
   ir.b().SetInsertPoint(fail);
   ir.b().CreateRet(ir.const64(0));
@@ -54,7 +59,7 @@ llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map) {
   Ir& ir = l_.ir;
   llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
   ir.b().SetInsertPoint(entry_check_);
-  llvm::Value* key = ir.b().CreateAlloca(ir.b().getInt32Ty());
+  llvm::Value* key = ir.entry_alloca(ir.b().getInt32Ty());  // the checks may come after a filter
   ir.b().CreateStore(ir.b().getInt32(0), key);
   llvm::Value* value = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
   entry_check_->setCondition(ir.b().CreateAnd(entry_check_->getCondition(), ir.b().CreateICmpNE(value, ir.const64(0))));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <llvm/IR/Instructions.h>
 
@@ -19,7 +20,9 @@ class Firing {
 
   // A new program: its context argument, and an entry that ends the program when a per-CPU map
   // it looks up (scratch, globals) is missing. this-> variables take the start of the scratch.
-  void begin_program(llvm::Function* function);
+  // `filter`, when it gives a condition, is tested first: false ends the program before anything
+  // else is done.
+  void begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter);
   // A firing of `probe` through `hook`; `entry` is where values shared by its clauses are computed.
   void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
   // Each clause starts with the scratch after the program's own (this->) free again.

@@ -20,6 +20,10 @@ llvm::Value* Hook::raw_arg(Lowering& l, int n) const {
   return l.ir.const64(0);
 }
 
+llvm::Value* Hook::errno_value(Lowering& l) const {
+  lang::fail({}, "errno has no value in " + l.firing.probe().full_name());
+}
+
 void Hook::emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const {
   for (const lang::Probe* probe : probes) l.programs.fire(*probe);
 }

@@ -26,6 +26,16 @@ class Hook {
   // libbpf section names of the programs the probe needs ("tp_btf/sched_switch", "perf_event",
   // "raw_tp"); derived probes need several.
   virtual std::vector<std::string> sections(const lang::Probe& probe) const = 0;
+  // Which program on a shared section the probe goes in: probes with the same key share one.
+  // Providers with hundreds of probes on one tracepoint split them, keeping each program within
+  // the BPF back end's branch range.
+  virtual std::string program_key(const lang::Probe& probe, const std::string& section) const { return section; }
+  // An i1 the program tests before anything else when only this hook's `probes` use it: false
+  // ends the program at once (events none of them wants cost one test). Null: no such test.
+  virtual llvm::Value* program_filter(Lowering& l, const std::string& section,
+                                      const std::vector<const lang::Probe*>& probes) const {
+    return nullptr;
+  }
   // Emits this hook's part of the program for `section`: by default each probe fires once
   // (Programs::fire).
   virtual void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const;
@@ -49,6 +59,8 @@ class Hook {
   virtual bool arg_is_btf(int index) const { return attach_kind() == abi::AttachPoint::Kind::Tracepoint; }
   // argN: by default args[N]'s native value as an integer, 0 past the probe's arguments.
   virtual llvm::Value* raw_arg(Lowering& l, int n) const;
+  // The value of the D variable errno, for probes whose provider observes_errno().
+  virtual llvm::Value* errno_value(Lowering& l) const;
   // i1 condition the probe fires under (preempt/sleep on sched_switch), or null: always.
   virtual llvm::Value* guard(Lowering& l) const { return nullptr; }
 };

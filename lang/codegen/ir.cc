@@ -27,10 +27,10 @@ void Ir::when(llvm::Value* condition, const std::function<void()>& body, const s
   b().SetInsertPoint(done);
 }
 
-llvm::Value* Ir::stack_slot() {
+llvm::Value* Ir::entry_alloca(llvm::Type* type) {
   llvm::IRBuilderBase::InsertPointGuard guard(b());
   b().SetInsertPoint(&function_->getEntryBlock(), function_->getEntryBlock().getFirstInsertionPt());
-  return b().CreateAlloca(i64());
+  return b().CreateAlloca(type);
 }
 
 llvm::Value* Ir::normalize(llvm::Value* v, const lang::Type* type) {

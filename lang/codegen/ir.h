@@ -36,7 +36,9 @@ class Ir {
   // Emits body() under `condition` (i1), then continues after it; `name` names the blocks.
   void when(llvm::Value* condition, const std::function<void()>& body, const std::string& name = "then");
   // A 64-bit stack slot allocated in the entry block (so LLVM can keep it in a register).
-  llvm::Value* stack_slot();
+  llvm::Value* stack_slot() { return entry_alloca(i64()); }
+  // Stack space in the entry block: BPF has no stack allocation anywhere else.
+  llvm::Value* entry_alloca(llvm::Type* type);
 
   // Truncates and re-extends v to the D integer type `type`.
   llvm::Value* normalize(llvm::Value* v, const lang::Type* type);

@@ -43,7 +43,7 @@ std::vector<Programs::Site> Programs::plan() {
       const Hook* hook = &probe->owner->hook(*probe);
       for (const std::string& section : hook->sections(*probe)) {
         bool shared = hook->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
-        std::string key = shared ? section : section + "#" + std::to_string(probe->id);
+        std::string key = shared ? hook->program_key(*probe, section) : section + "#" + std::to_string(probe->id);
         auto site = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.key == key; });
         if (site == sites.end()) site = sites.insert(sites.end(), Site{key, section, hook, {}});
         auto group = std::find_if(site->groups.begin(), site->groups.end(),
@@ -71,7 +71,11 @@ std::vector<abi::AttachPoint> Programs::emit_all() {
 abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
   const lang::Probe& first = *site.groups.front().probes.front();
   std::string name = program_name(first, index);
-  l_.firing.begin_program(l_.ir.begin_function(name, site.section));
+  // A program serving one hook may refuse the events none of its probes wants before any work.
+  l_.firing.begin_program(l_.ir.begin_function(name, site.section), [&]() -> llvm::Value* {
+    if (site.groups.size() != 1) return nullptr;
+    return site.hook->program_filter(l_, site.section, site.groups.front().probes);
+  });
   std::string label;
   for (const HookGroup& group : site.groups) {
     hook_ = group.hook;

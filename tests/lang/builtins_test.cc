@@ -118,7 +118,7 @@ const Case kCases[] = {
     {"stackdepth", "BEGIN { x = stackdepth; }", "BEGIN { stackdepth = 1; }", "cannot assign to built-in variable stackdepth"},
     {"ustackdepth", "BEGIN { x = ustackdepth; }", "BEGIN { ustackdepth = 1; }",
      "cannot assign to built-in variable ustackdepth"},
-    {"errno", nullptr, "BEGIN { x = errno; }", "errno is not available"},
+    {"errno", "syscall::read:return { x = errno; }", "BEGIN { x = errno; }", "errno has no value in dtrace:::BEGIN"},
     {"arg0", "BEGIN { x = arg0; }", "BEGIN { arg0 = 1; }", "cannot assign to built-in variable arg0"},
     {"arg1", "BEGIN { x = arg1; }", "BEGIN { arg1 = 1; }", "cannot assign to built-in variable arg1"},
     {"arg2", "BEGIN { x = arg2; }", "BEGIN { arg2 = 1; }", "cannot assign to built-in variable arg2"},

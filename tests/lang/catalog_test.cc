@@ -46,6 +46,35 @@ TEST_CASE("providers and their probes") {
   CHECK(r.match("sched:::tick")[0]->owner->name() == "sched");
 }
 
+TEST_CASE("the syscall provider lists this kernel's system calls, read only when needed") {
+  ProbeCatalog fixed;
+  size_t fixed_count = fixed.match("sched:::*").back()->id;
+  CHECK(fixed.match("BEGIN").size() == 1);
+  auto read = fixed.match("syscall::read:entry");
+  REQUIRE(read.size() == 1);
+  CHECK(read[0]->id > fixed_count);
+  CHECK(read[0]->full_name() == "syscall:vmlinux:read:entry");
+  CHECK(read[0]->args.size() == 6);
+  CHECK(read[0]->owner->observes_errno(*read[0]) == false);
+  auto ret = fixed.match("syscall::read:return");
+  REQUIRE(ret.size() == 1);
+  CHECK(ret[0]->args.size() == 2);
+  CHECK(ret[0]->owner->observes_errno(*ret[0]));
+  // Calls without arguments (BTF has only their __do_sys_ function) and a renamed one are there.
+  for (const char* call : {"getpid", "sched_yield", "umount2", "openat", "fstat"})
+    CHECK(fixed.match(std::string("syscall::") + call + ":entry").size() == 1);
+  CHECK(fixed.match("syscall::afs_syscall:entry").empty());  // in the table, not in the kernel
+  CHECK(fixed.match("syscall::*read*:entry").size() >= 6);
+  size_t calls = fixed.provider("syscall").size() / 2;
+  CHECK(calls > 300);
+  CHECK(fixed.match("syscall:::entry").size() == calls);
+  // Read or not, the fixed providers keep their ids; the kernel's come after them, always alike.
+  ProbeCatalog listed;
+  CHECK(listed.all().size() > fixed_count + 2 * calls - 1);
+  CHECK(listed.match("syscall::read:entry")[0]->id == read[0]->id);
+  CHECK(listed.match("sched:::on-cpu")[0]->id == fixed.match("sched:::on-cpu")[0]->id);
+}
+
 TEST_CASE("profile-N and tick-N exist at any rate and are made once") {
   ProbeCatalog r;
   size_t before = r.all().size();

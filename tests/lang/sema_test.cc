@@ -67,8 +67,13 @@ TEST_CASE("built-in variables have D's types") {
                                           "int64_t", "string", "struct task_struct *", "uint32_t", "uint32_t"});
 }
 
-TEST_CASE("errno is refused where nothing can give it a value") {
-  CHECK(error_of("BEGIN { x = errno; }").find("errno is not available") != std::string::npos);
+TEST_CASE("errno has a value only where a system call returns") {
+  CHECK(error_of("BEGIN { x = errno; }").find("errno has no value in dtrace:::BEGIN") != std::string::npos);
+  CHECK(error_of("syscall::read:entry { x = errno; }").find("errno has no value in syscall:vmlinux:read:entry") !=
+        std::string::npos);
+  CHECK(error_of("syscall::read:return, sched:::on-cpu { x = errno; }").find("sched:vmlinux::on-cpu") !=
+        std::string::npos);
+  CHECK(error_of("syscall::read:return { x = errno; }") == "(compiled)");
 }
 
 TEST_CASE("variables: implicit declaration by first assignment, ids by scope") {

@@ -1,0 +1,135 @@
+// The syscall provider against processes the test forks inside a traced window: exact counts of
+// entries and returns, return values and errno, arguments read with copyinstr(), probefunc, and
+// the listing.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <functional>
+
+#include "aggregation_text.h"
+#include "traced_window.h"
+
+using namespace dsched::test;
+
+namespace {
+
+// Forks a process named `name` that runs `body` and exits; returns its pid once it has ended.
+pid_t run_child(const char* name, const std::function<void()>& body) {
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    prctl(PR_SET_NAME, name);
+    body();
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return child;
+}
+
+void must(bool ok) {
+  if (!ok) _exit(1);
+}
+
+}  // namespace
+
+TEST_CASE("N reads on a pipe: N entries and N returns for the reader's pid, with the bytes read") {
+  constexpr int kReads = 200;
+  TracedWindow window({"-qn",
+                       "syscall::read:entry /execname == \"dsched-reader\"/ { @entries[pid] = count(); }"
+                       " syscall::read:return /execname == \"dsched-reader\"/ { @returns[pid] = count();"
+                       " @bytes[pid] = sum(arg0); @same[pid] = sum(arg0 == arg1); }"
+                       " END { printa(\"entries %d %@d\\n\", @entries); printa(\"returns %d %@d\\n\", @returns);"
+                       " printa(\"bytes %d %@d\\n\", @bytes); printa(\"same %d %@d\\n\", @same); }"});
+  REQUIRE(window.is_open());
+  pid_t reader = run_child("dsched-reader", [] {
+    int pipe_fds[2];
+    must(pipe(pipe_fds) == 0);
+    char bytes[2 * kReads] = {};
+    must(write(pipe_fds[1], bytes, sizeof bytes) == sizeof bytes);
+    for (int i = 0; i < kReads; ++i) must(read(pipe_fds[0], bytes, 2) == 2);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  using Rows = std::vector<std::vector<std::string>>;
+  const Rows expected_count{{std::to_string(reader), std::to_string(kReads)}};
+  CHECK(rows_tagged(run.out, "entries") == expected_count);
+  CHECK(rows_tagged(run.out, "returns") == expected_count);
+  CHECK(rows_tagged(run.out, "same") == expected_count);
+  CHECK(rows_tagged(run.out, "bytes") == Rows{{std::to_string(reader), std::to_string(2 * kReads)}});
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missing file, errno 0 on success") {
+  TracedWindow window({"-qn",
+                       "syscall::openat:entry /execname == \"dsched-opener\"/ { printf(\"path %s\\n\", copyinstr(arg1)); }"
+                       " syscall::openat:return /execname == \"dsched-opener\"/ { printf(\"return %d %d\\n\", arg0, errno); }"});
+  REQUIRE(window.is_open());
+  run_child("dsched-opener", [] {
+    must(open("/nonexistent-dsched-dir/missing-file", O_RDONLY) == -1);
+    must(open("/dev/null", O_RDONLY) >= 0);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  using Rows = std::vector<std::vector<std::string>>;
+  CHECK(rows_tagged(run.out, "path") == Rows{{"/nonexistent-dsched-dir/missing-file"}, {"/dev/null"}});
+  Rows returns = rows_tagged(run.out, "return");
+  REQUIRE(returns.size() == 2);
+  CHECK(returns[0] == std::vector<std::string>{"-1", "2"});
+  CHECK(std::stol(returns[1].at(0)) >= 0);  // a descriptor
+  CHECK(returns[1].at(1) == "0");
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("syscall:::entry fires for every call with probefunc its name; entry arguments are the call's") {
+  constexpr int kCalls = 100;
+  TracedWindow window({"-qn",
+                       "syscall:::entry /execname == \"dsched-caller\"/ { @[probefunc] = count(); }"
+                       " syscall::kill:entry /execname == \"dsched-caller\"/ { printf(\"kill %d %d\\n\", arg0, arg1); }"
+                       " END { printa(\"call %s %@d\\n\", @); }"});
+  REQUIRE(window.is_open());
+  run_child("dsched-caller", [] {
+    for (int i = 0; i < kCalls; ++i) syscall(SYS_getpid);
+    for (int i = 0; i < kCalls / 2; ++i) syscall(SYS_getppid);
+    must(kill(getpid(), 0) == 0);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  std::map<std::string, std::string> calls;
+  for (const auto& row : rows_tagged(run.out, "call")) calls[row.at(0)] = row.at(1);
+  CHECK(calls["getpid"] == std::to_string(kCalls + 1));  // kill(getpid(), 0) asks once more
+  CHECK(calls["getppid"] == std::to_string(kCalls / 2));
+  CHECK(calls["kill"] == "1");
+  CHECK(calls.count("exit_group") == 1);
+  auto kills = rows_tagged(run.out, "kill");
+  REQUIRE(kills.size() == 1);
+  CHECK(std::stol(kills[0].at(0)) > 1);
+  CHECK(kills[0].at(1) == "0");
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("-l -P syscall lists an entry and a return for each call") {
+  RunResult run = run_dsched({"-l", "-P", "syscall"});
+  REQUIRE(run.status == 0);
+  size_t entries = 0, returns = 0;
+  bool read_listed = false;
+  for (const auto& row : parse_rows(run.out)) {
+    if (row.size() != 5 || row[1] != "syscall") continue;
+    entries += row[4] == "entry";
+    returns += row[4] == "return";
+    read_listed |= row[2] == "vmlinux" && row[3] == "read" && row[4] == "entry";
+  }
+  CHECK(read_listed);
+  CHECK(entries > 300);
+  CHECK(entries == returns);
+}

@@ -1,0 +1,4 @@
+syscall::nosuchcall:entry
+{
+  trace(arg0);
+}
