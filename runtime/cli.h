@@ -16,7 +16,7 @@ struct ProgramPiece {
 };
 
 struct Invocation {
-  enum class Mode { Run, CompileOnly, List, Help, Version, Ctprof, Demo, DemoWorkload };
+  enum class Mode { Run, CompileOnly, List, Help, Version, Ctprof, Timeline, Demo, DemoWorkload };
   Mode mode = Mode::Run;
   std::vector<ProgramPiece> pieces;
   std::vector<std::string> script_args;  // positional arguments: $1, $2, ...
@@ -30,6 +30,7 @@ struct Invocation {
   long pid = 0;                           // -p
   std::string output_path;                // -o
   std::vector<std::string> ctprof_args;   // everything after `ctprof`
+  std::vector<std::string> timeline_args; // everything after `timeline`
 };
 
 struct CliError {

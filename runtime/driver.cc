@@ -16,6 +16,7 @@
 #include "runtime/demo.h"
 #include "runtime/session.h"
 #include "runtime/target_process.h"
+#include "runtime/timeline/timeline.h"
 #include "runtime/output/probe_lines.h"
 #include "stdlib.h"
 
@@ -225,6 +226,8 @@ int run_main(const std::vector<std::string>& args) {
       return 0;
     case Invocation::Mode::Ctprof:
       return ctprof::run_cli(inv.ctprof_args, std::cout, std::cerr);
+    case Invocation::Mode::Timeline:
+      return timeline::run_cli(inv.timeline_args, std::cout, std::cerr);
     case Invocation::Mode::List:
       return list_probes(inv);
     case Invocation::Mode::Demo:
