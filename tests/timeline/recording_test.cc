@@ -82,6 +82,30 @@ SchedTrace decoded(const std::string& path) {
   return read_sched(trace);
 }
 
+// A recording of `tl_workload rounds` with `options`, and the workload's "role tid" lines.
+struct WorkloadRecording {
+  RunResult run;
+  pid_t dsched_pid = -1;
+  std::map<std::string, int32_t> tids;
+  SchedTrace sched;
+};
+
+WorkloadRecording record_workload(long rounds, const std::vector<std::string>& options = {}) {
+  TracePath trace;
+  std::vector<std::string> args{"timeline", "-o", trace.path()};
+  args.insert(args.end(), options.begin(), options.end());
+  args.insert(args.end(), {"-c", workload(std::to_string(rounds))});
+  RunningDsched dsched(args);
+  WorkloadRecording recording;
+  recording.dsched_pid = dsched.pid();
+  recording.run = dsched.wait(std::chrono::seconds(60));
+  INFO(recording.run.err);
+  REQUIRE(recording.run.status == 0);
+  recording.tids = roles(recording.run.out);
+  recording.sched = decoded(trace.path());
+  return recording;
+}
+
 bool runnable(int64_t state) { return state == kRunnable || state == kPreempted; }
 
 // The FtraceEvents holding a `kind` message.
@@ -126,17 +150,12 @@ long check_woken_only_by(const SchedTrace& sched, int32_t wakee, int32_t waker) 
 }  // namespace
 
 TEST_CASE("ping-pong on two CPUs and a hog preempted by a sleeper, as Perfetto reads them") {
-  TracePath trace;
-  RunningDsched dsched({"timeline", "-o", trace.path(), "-c", workload(std::to_string(kRounds))});
-  pid_t dsched_pid = dsched.pid();
-  RunResult run = dsched.wait(std::chrono::seconds(60));
-  INFO(run.err);
-  REQUIRE(run.status == 0);
-  CHECK(run.err.find("dsched timeline: no events lost") != std::string::npos);
-  auto tids = roles(run.out);
+  WorkloadRecording recording = record_workload(kRounds);
+  CHECK(recording.run.err.find("dsched timeline: no events lost") != std::string::npos);
+  auto& tids = recording.tids;
   REQUIRE(tids.size() == 5);
   int32_t pid = tids["pid"], ping = tids["ping"], pong = tids["pong"], hog = tids["hog"], sleeper = tids["sleeper"];
-  SchedTrace sched = decoded(trace.path());
+  const SchedTrace& sched = recording.sched;
 
   check_no_losses(sched);
   CHECK(sched.timestamps_ordered);
@@ -172,7 +191,7 @@ TEST_CASE("ping-pong on two CPUs and a hog preempted by a sleeper, as Perfetto r
   // threads from task_newtask, named by task_rename, and the names on the switches.
   REQUIRE(sched.threads.count(pid));
   CHECK(sched.threads.at(pid).tgid == pid);
-  CHECK(sched.parents.at(pid) == dsched_pid);
+  CHECK(sched.parents.at(pid) == recording.dsched_pid);
   for (auto [name, tid] : std::map<std::string, int32_t>{
            {"tl-ping", ping}, {"tl-pong", pong}, {"tl-hog", hog}, {"tl-sleeper", sleeper}}) {
     INFO(name);
@@ -263,13 +282,9 @@ TEST_CASE("-p ends the recording when that process exits; -d after the duration"
 }
 
 TEST_CASE("--filter comm=NAME keeps that thread's switches and wakings, and idles the others") {
-  TracePath trace;
-  RunResult run = run_dsched({"timeline", "-o", trace.path(), "--filter", "comm=tl-pong", "-c", workload("1000")},
-                             std::chrono::seconds(60));
-  INFO(run.err);
-  REQUIRE(run.status == 0);
-  int32_t pong = roles(run.out)["pong"];
-  SchedTrace sched = decoded(trace.path());
+  WorkloadRecording recording = record_workload(1000, {"--filter", "comm=tl-pong"});
+  int32_t pong = recording.tids["pong"];
+  const SchedTrace& sched = recording.sched;
   check_no_losses(sched);
   long into_pong = 0;
   for (const SwitchEvent& sw : sched.switches) {
@@ -284,13 +299,9 @@ TEST_CASE("--filter comm=NAME keeps that thread's switches and wakings, and idle
 }
 
 TEST_CASE("--cpus keeps the switches of those CPUs and the wakings towards them, with their wakers") {
-  TracePath trace;
-  RunResult run = run_dsched({"timeline", "-o", trace.path(), "--cpus", "1", "-c", workload("1000")},
-                             std::chrono::seconds(60));
-  INFO(run.err);
-  REQUIRE(run.status == 0);
-  auto tids = roles(run.out);
-  SchedTrace sched = decoded(trace.path());
+  WorkloadRecording recording = record_workload(1000, {"--cpus", "1"});
+  auto& tids = recording.tids;
+  const SchedTrace& sched = recording.sched;
   REQUIRE_FALSE(sched.switches.empty());
   for (const SwitchEvent& sw : sched.switches) CHECK(sw.cpu == 1);
   long pong_woken_by_ping = 0;
