@@ -90,6 +90,8 @@ void report(std::ostream& err, const TimelineTrace& trace, const std::string& pa
 }
 
 int record(const TimelineOptions& options, std::ostream& err) {
+  // From here on a signal ends the recording, even one that arrives while it is being set up.
+  StopSignals signals;
   std::string error;
   std::unique_ptr<TargetProcess> target;
   if (!options.command.empty())
@@ -115,7 +117,6 @@ int record(const TimelineOptions& options, std::ostream& err) {
     err << "dsched timeline: " << trace->error() << "\n";
     return kFailure;
   }
-  StopSignals signals;
   uint64_t started = now_ns(CLOCK_BOOTTIME);
   // Threads alive now; those created from here on arrive as task_newtask records.
   trace->begin(started, describe_this_system(), scan_processes());
@@ -131,7 +132,7 @@ int record(const TimelineOptions& options, std::ostream& err) {
   uint64_t deadline = options.duration ? started + static_cast<uint64_t>(options.duration->count()) : UINT64_MAX;
   std::vector<uint64_t> losses_seen;
   bool read_ok = true;
-  while (!interrupted && read_ok) {
+  while (!interrupted && read_ok && trace->ok()) {
     read_ok = recorder->poll(kPollMs);
     mark_new_losses(*trace, recorder->lost_per_cpu(), losses_seen);
     if ((target && target->exited()) || now_ns(CLOCK_BOOTTIME) >= deadline) break;
