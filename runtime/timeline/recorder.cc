@@ -1,5 +1,6 @@
 #include "runtime/timeline/recorder.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 

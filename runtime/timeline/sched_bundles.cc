@@ -132,10 +132,10 @@ void add_full_event(FtraceEventBundle& bundle, const dstl_header& header, const 
     }
     case DSTL_FREE: {
       auto& record = *static_cast<const dstl_free*>(data);
-      auto& free = *event.mutable_sched_process_free();
-      free.set_comm(comm_text(record.comm));
-      free.set_pid(record.pid);
-      free.set_prio(record.prio);
+      auto& freed = *event.mutable_sched_process_free();
+      freed.set_comm(comm_text(record.comm));
+      freed.set_pid(record.pid);
+      freed.set_prio(record.prio);
       break;
     }
   }

@@ -44,7 +44,7 @@ class SchedBundles {
     dstl_newtask newtask;
     dstl_rename rename;
     dstl_exec exec;
-    dstl_free free;
+    dstl_free freed;
   };
   struct Cpu {
     std::vector<Record> waiting;
