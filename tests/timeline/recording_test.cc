@@ -245,6 +245,42 @@ TEST_CASE("SIGINT ends a recording with a complete trace, and the command it ran
   CHECK(timeline_programs().empty());
 }
 
+TEST_CASE("events lost to a full buffer are counted per CPU, reported and kept in the trace") {
+  TracePath trace;
+  RunningDsched dsched({"timeline", "-o", trace.path(), "--buffer-size", "4K", "-c", workload("--forever")});
+  REQUIRE(dsched.wait_for_output("started"));
+  // While dsched cannot read, a few hundred ping-pong rounds overflow the 4 KiB buffer.
+  dsched.signal(SIGSTOP);
+  usleep(300000);
+  dsched.signal(SIGCONT);
+  usleep(100000);
+  dsched.signal(SIGINT);
+  RunResult run = dsched.wait(std::chrono::seconds(20));
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  SchedTrace sched = decoded(trace.path());
+  CHECK(sched.lost_bundle);
+  std::string reported;
+  uint64_t total = 0;
+  for (auto [cpu, dropped] : sched.dropped) {
+    total += dropped;
+    if (dropped) reported += (reported.empty() ? "" : ", ") + ("cpu " + std::to_string(cpu)) + ": " + std::to_string(dropped);
+  }
+  CHECK(total > 0);
+  CHECK(run.err.find("dsched timeline: events lost (ring buffer full): " + reported +
+                     "; a larger --buffer-size keeps more of them\n") != std::string::npos);
+  CHECK(timeline_programs().empty());
+}
+
+TEST_CASE("a killed recording leaves nothing in the kernel") {
+  TracePath trace;
+  RunningDsched dsched({"timeline", "-o", trace.path(), "-c", workload("--forever")});
+  REQUIRE(dsched.wait_for_output("started"));
+  dsched.signal(SIGKILL);
+  dsched.wait(std::chrono::seconds(20));
+  CHECK(timeline_programs().empty());
+}
+
 TEST_CASE("-p ends the recording when that process exits; -d after the duration") {
   pid_t target = fork();
   REQUIRE(target >= 0);

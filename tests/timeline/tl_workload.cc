@@ -5,6 +5,7 @@
 //                        "<role> <tid>" for each thread and "pid <pid>", then exits.
 //   tl_workload --forever  ping-pong with 1 ms pauses until killed; prints "started" first.
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: tl_workload ROUNDS | --forever\n");
     return 2;
   }
+  // Ends with whoever started it (dsched, or a test), even when that is killed.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   int there[2], back[2], phase_two[2];
   if (pipe(there) || pipe(back) || pipe(phase_two)) fail("pipe");
   pid_t ping_tid = 0, pong_tid = 0, hog_tid = 0, sleeper_tid = 0;
