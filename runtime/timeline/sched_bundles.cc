@@ -95,6 +95,7 @@ void add_full_event(FtraceEventBundle& bundle, const dstl_header& header, const 
     }
     case DSTL_MIGRATE: {
       auto& record = *static_cast<const dstl_migrate*>(data);
+      event.set_pid(static_cast<uint32_t>(record.current_pid));
       auto& migrate = *event.mutable_sched_migrate_task();
       migrate.set_comm(comm_text(record.comm));
       migrate.set_pid(record.pid);
@@ -132,6 +133,7 @@ void add_full_event(FtraceEventBundle& bundle, const dstl_header& header, const 
     }
     case DSTL_FREE: {
       auto& record = *static_cast<const dstl_free*>(data);
+      event.set_pid(static_cast<uint32_t>(record.current_pid));
       auto& freed = *event.mutable_sched_process_free();
       freed.set_comm(comm_text(record.comm));
       freed.set_pid(record.pid);

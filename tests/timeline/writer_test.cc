@@ -170,7 +170,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
     TraceFile file(out.path());
     SchedBundles sched(file);
     add(sched, make_wakeup(DSTL_WAKEUP_NEW, 0, 10, 5, 6, "child", 1));
-    dstl_migrate migrate{{20, DSTL_MIGRATE, 0}, 6, 110, 1, 0, {}};
+    dstl_migrate migrate{{20, DSTL_MIGRATE, 0}, 3, 6, 110, 1, 0, {}};
     set_comm(migrate.comm, "child");
     add(sched, migrate);
     dstl_newtask newtask{{30, DSTL_NEWTASK, 0}, 5, 1, 6, 5, 0x10000, {}};
@@ -183,7 +183,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
     dstl_exec exec{{50, DSTL_EXEC, 0}, 5, 6, {}};
     std::strcpy(exec.filename, "/usr/bin/true");
     add(sched, exec);
-    dstl_free freed{{60, DSTL_FREE, 0}, 6, 120, {}};
+    dstl_free freed{{60, DSTL_FREE, 0}, 0, 6, 120, {}};
     set_comm(freed.comm, "worker");
     add(sched, freed);
     sched.flush();
@@ -202,6 +202,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
   CHECK(wakeup.first("sched_wakeup_new")->number("pid") == 6);
   CHECK(wakeup.first("sched_wakeup_new")->text("comm") == "child");
   CHECK(wakeup.first("sched_wakeup_new")->number("target_cpu") == 1);
+  CHECK(events[1]->number("pid") == 3);  // the task running where it happened
   const Field& migrated = *events[1]->first("sched_migrate_task");
   CHECK(migrated.number("pid") == 6);
   CHECK(migrated.number("prio") == 110);

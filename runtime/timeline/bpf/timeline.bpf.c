@@ -192,6 +192,7 @@ int BPF_PROG(dstl_migrate, struct task_struct *task, int dest_cpu) {
   if (!task_matches(task)) return 0;
   struct dstl_migrate *record = reserve(sizeof *record, DSTL_MIGRATE, bpf_get_smp_processor_id(), ts);
   if (!record) return 0;
+  record->current_pid = (__u32)bpf_get_current_pid_tgid();
   record->pid = task->pid;
   record->prio = task->prio;
   record->orig_cpu = orig_cpu;
@@ -253,6 +254,7 @@ int BPF_PROG(dstl_free, struct task_struct *task) {
   if (!task_matches(task)) return 0;
   struct dstl_free *record = reserve(sizeof *record, DSTL_FREE, bpf_get_smp_processor_id(), ts);
   if (!record) return 0;
+  record->current_pid = (__u32)bpf_get_current_pid_tgid();
   record->pid = task->pid;
   record->prio = task->prio;
   copy_comm(record->comm, task->comm);

@@ -56,8 +56,10 @@ struct dstl_wakeup {
   char comm[DSTL_COMM_LEN];
 };
 
+// current_pid (migrate, free): the task running when the event happened.
 struct dstl_migrate {
   struct dstl_header header;
+  __s32 current_pid;
   __s32 pid;
   __s32 prio;
   __s32 orig_cpu;
@@ -93,6 +95,7 @@ struct dstl_exec {
 
 struct dstl_free {
   struct dstl_header header;
+  __s32 current_pid;
   __s32 pid;
   __s32 prio;
   char comm[DSTL_COMM_LEN];
