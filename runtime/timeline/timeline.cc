@@ -1,6 +1,5 @@
 #include "runtime/timeline/timeline.h"
 
-#include <atomic>
 #include <cinttypes>
 #include <csignal>
 #include <cstdio>
@@ -8,6 +7,9 @@
 #include <memory>
 
 #include <bpf/libbpf.h>
+#include <pthread.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "runtime/target_process.h"
 #include "runtime/timeline/options.h"
@@ -23,28 +25,35 @@ constexpr int kUsageError = 2;
 // How often the loop looks at the end conditions and the loss counters when nothing wakes it.
 constexpr int kPollMs = 50;
 
-std::atomic<bool> interrupted{false};
-
-void on_signal(int) { interrupted = true; }
-
-// SIGINT and SIGTERM end the recording; the trace is completed and closed as on any other end.
+// SIGINT and SIGTERM end the recording. They are blocked and read from a signalfd between reads
+// of the ring buffer, so the trace is completed and closed as on any other end. Set up after a -c
+// command is forked, which keeps the usual handling.
 class StopSignals {
  public:
   StopSignals() {
-    interrupted = false;
-    struct sigaction action {};
-    action.sa_handler = on_signal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
+    sigemptyset(&stop_);
+    sigaddset(&stop_, SIGINT);
+    sigaddset(&stop_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_, &previous_);
+    fd_ = signalfd(-1, &stop_, SFD_NONBLOCK | SFD_CLOEXEC);
   }
   ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
+    while (received()) {
+    }
+    if (fd_ >= 0) close(fd_);
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  bool received() {
+    signalfd_siginfo info;
+    return fd_ >= 0 && read(fd_, &info, sizeof info) == static_cast<ssize_t>(sizeof info);
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  sigset_t stop_{}, previous_{};
+  int fd_ = -1;
 };
 
 uint64_t now_ns(clockid_t clock) {
@@ -90,8 +99,6 @@ void report(std::ostream& err, const TimelineTrace& trace, const std::string& pa
 }
 
 int record(const TimelineOptions& options, std::ostream& err) {
-  // From here on a signal ends the recording, even one that arrives while it is being set up.
-  StopSignals signals;
   std::string error;
   std::unique_ptr<TargetProcess> target;
   if (!options.command.empty())
@@ -102,6 +109,8 @@ int record(const TimelineOptions& options, std::ostream& err) {
     err << "dsched timeline: " << error << "\n";
     return kFailure;
   }
+  // From here on a signal ends the recording, even one that arrives while it is being set up.
+  StopSignals signals;
   // Records are handed over only by poll(), once the trace has begun.
   std::unique_ptr<TimelineTrace> trace;
   uint64_t malformed = 0;
@@ -132,7 +141,7 @@ int record(const TimelineOptions& options, std::ostream& err) {
   uint64_t deadline = options.duration ? started + static_cast<uint64_t>(options.duration->count()) : UINT64_MAX;
   std::vector<uint64_t> losses_seen;
   bool read_ok = true;
-  while (!interrupted && read_ok && trace->ok()) {
+  while (!signals.received() && read_ok && trace->ok()) {
     read_ok = recorder->poll(kPollMs);
     mark_new_losses(*trace, recorder->lost_per_cpu(), losses_seen);
     if ((target && target->exited()) || now_ns(CLOCK_BOOTTIME) >= deadline) break;
