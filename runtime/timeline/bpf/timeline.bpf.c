@@ -219,13 +219,38 @@ int BPF_PROG(dstl_newtask, struct task_struct *task, __u64 clone_flags) {
   return 0;
 }
 
+// With a comm filter, a thread renamed into or out of the name while it runs starts or stops
+// matching there: the trace shows it switched in at the rename (the CPU showed idle for it until
+// then), or shows the CPU idle from its next switch on.
+static __always_inline void running_task_changes_match(struct task_struct *task, const char *newcomm,
+                                                       bool now_matches, __u32 cpu, __u64 ts) {
+  __u32 zero = 0;
+  __u32 *other = bpf_map_lookup_elem(&other_on_cpu, &zero);
+  if (!other || !cpu_selected(cpu)) return;
+  *other = !now_matches;
+  if (!now_matches) return;
+  struct dstl_switch *record = reserve(sizeof *record, DSTL_SWITCH, cpu, ts);
+  if (!record) return;
+  record->prev_pid = 0;
+  record->prev_state = 0;
+  record->next_pid = task->pid;
+  record->next_prio = task->prio;
+  copy_comm(record->next_comm, newcomm);
+  submit(record);
+}
+
 SEC("tp_btf/task_rename")
 int BPF_PROG(dstl_rename, struct task_struct *task, const char *comm) {
   __u64 ts = bpf_ktime_get_boot_ns();
+  __u32 cpu = bpf_get_smp_processor_id();
   char newcomm[DSTL_COMM_LEN] = {};
   bpf_probe_read_kernel_str(newcomm, sizeof newcomm, comm);
-  if (!task_matches(task) && !(filter_kind == DSTL_FILTER_COMM && comm_matches(newcomm))) return 0;
-  struct dstl_rename *record = reserve(sizeof *record, DSTL_RENAME, bpf_get_smp_processor_id(), ts);
+  bool matched = task_matches(task);
+  bool will_match = filter_kind == DSTL_FILTER_COMM ? comm_matches(newcomm) : matched;
+  if (!matched && !will_match) return 0;
+  if (matched != will_match && task->pid == (int)bpf_get_current_pid_tgid())
+    running_task_changes_match(task, newcomm, will_match, cpu, ts);
+  struct dstl_rename *record = reserve(sizeof *record, DSTL_RENAME, cpu, ts);
   if (!record) return 0;
   record->pid = task->pid;
   record->tgid = task->tgid;
