@@ -210,6 +210,8 @@ void SchedBundles::write_bundle(uint32_t index, Cpu& cpu) {
       add_full_event(bundle, record.header, &record);
     }
   }
+  // A bundle of rare events only carries no compact arrays.
+  if (bundle.compact_sched().ByteSizeLong() == 0) bundle.clear_compact_sched();
   file_.write(packet);
   cpu.waiting.clear();
   cpu.lost = false;

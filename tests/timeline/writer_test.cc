@@ -194,6 +194,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
   Field trace = out.decode();
   auto written = bundles(trace);
   REQUIRE(written.size() == 1);
+  CHECK_FALSE(written[0]->has("compact_sched"));
   auto events = written[0]->all("event");
   REQUIRE(events.size() == 6);
   const Field& wakeup = *events[0];
