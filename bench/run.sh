@@ -1,18 +1,19 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof]     default: all four
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [timeline]     default: all five
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
-# OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"). Needs root (BPF, perf events).
+# OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), TIMELINE_ARGS (e.g. "--runs 9").
+# Needs root (BPF, perf events).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof}
+benches=${*:-startup overhead frontend ctprof timeline}
 
 targets=""
 for b in $benches; do
   case $b in
-    startup|overhead|frontend|ctprof) targets="$targets ${b}_bench" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof)" >&2; exit 2 ;;
+    startup|overhead|frontend|ctprof|timeline) targets="$targets ${b}_bench" ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, timeline)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -21,7 +22,8 @@ cmake --build "$build" -j2 --target $targets >/dev/null
 
 # bpftrace attaches classic tracepoints through tracefs, which a fresh machine does not mount:
 # mount it in a private mount namespace so the machine's own mounts stay as they were.
-export build root benches STARTUP_ARGS="${STARTUP_ARGS:-}" OVERHEAD_ARGS="${OVERHEAD_ARGS:-}"
+export build root benches STARTUP_ARGS="${STARTUP_ARGS:-}" OVERHEAD_ARGS="${OVERHEAD_ARGS:-}" \
+  TIMELINE_ARGS="${TIMELINE_ARGS:-}"
 exec unshare --mount --propagation private sh -eu -c '
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
   run() { echo "== $*"; "$@"; echo; }
@@ -31,6 +33,7 @@ exec unshare --mount --propagation private sh -eu -c '
       overhead) run "$build/bench/overhead/overhead_bench" $OVERHEAD_ARGS ;;
       frontend) run "$build/bench/frontend/frontend_bench" "$root/bench/frontend/script300.d" ;;
       ctprof) run "$build/bench/ctprof/ctprof_bench" ;;
+      timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
     esac
   done
 '

@@ -5,6 +5,58 @@
 
 namespace dsched::lang {
 
+namespace {
+
+// Sanitizer builds keep malloc, whose checks catch a node used after it is freed.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPoolNodes = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPoolNodes = false;
+#else
+constexpr bool kPoolNodes = true;
+#endif
+#else
+constexpr bool kPoolNodes = true;
+#endif
+
+struct FreeNode {
+  FreeNode* next;
+};
+
+struct NodePool {
+  static constexpr size_t kNodesPerBlock = 256;
+  FreeNode* free = nullptr;
+  std::vector<std::unique_ptr<std::byte[]>> blocks;  // never shrinks: later compiles reuse them
+
+  void* take() {
+    if (!free) refill();
+    FreeNode* node = free;
+    free = node->next;
+    return node;
+  }
+  void give(void* node) { free = new (node) FreeNode{free}; }
+  void refill() {
+    static_assert(alignof(Expr) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    auto& block = blocks.emplace_back(new std::byte[kNodesPerBlock * sizeof(Expr)]);
+    for (size_t i = 0; i < kNodesPerBlock; ++i) give(block.get() + i * sizeof(Expr));
+  }
+};
+
+thread_local NodePool node_pool;
+
+}  // namespace
+
+void* Expr::operator new(size_t size) {
+  if (!kPoolNodes || size != sizeof(Expr)) return ::operator new(size);
+  return node_pool.take();
+}
+
+void Expr::operator delete(void* node, size_t size) {
+  if (!kPoolNodes || size != sizeof(Expr)) return ::operator delete(node, size);
+  node_pool.give(node);
+}
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc) { return std::make_unique<Expr>(kind, loc); }
 
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {
@@ -14,23 +66,29 @@ ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {
   return e;
 }
 
-ExprPtr clone(const Expr& expr) {
+ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& replace) {
+  if (replace)
+    if (ExprPtr replaced = replace(expr)) return replaced;
   auto copy = std::make_unique<Expr>(expr.kind, expr.loc);
   copy->type = expr.type;
   copy->value = expr.value;
   copy->text = expr.text;
   copy->binary_op = expr.binary_op;  // copies whichever union member is active (same size)
+  copy->function = expr.function;
+  copy->variable = expr.variable;
   copy->compound = expr.compound;
   copy->increment = expr.increment;
   copy->prefix = expr.prefix;
   copy->arrow = expr.arrow;
   copy->string_macro = expr.string_macro;
+  copy->translator_input = expr.translator_input;
   copy->id = expr.id;
   copy->offset_bits = expr.offset_bits;
   copy->bitfield_bits = expr.bitfield_bits;
   copy->type_name = expr.type_name;
   copy->depth = expr.depth;
-  for (const ExprPtr& operand : expr.operands) copy->operands.push_back(clone(*operand));
+  copy->operands.reserve(expr.operands.size());
+  for (const ExprPtr& operand : expr.operands) copy->operands.push_back(clone(*operand, replace));
   return copy;
 }
 
@@ -42,15 +100,6 @@ ExprPtr ParseContext::node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> 
   e->operands = std::move(operands);
   e->depth = depth;
   return e;
-}
-
-const char* builtin_name(Builtin builtin) {
-  static const char* const names[] = {
-      "timestamp", "vtimestamp", "walltimestamp", "cpu", "curcpu", "pid", "ppid", "tid",
-      "execname", "uid", "gid", "probeprov", "probemod", "probefunc", "probename", "arg0",
-      "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8", "arg9", "args",
-      "curthread", "curlwpsinfo", "curpsinfo", "stackdepth", "ustackdepth", "errno", "epid", "id"};
-  return names[int(builtin)];
 }
 
 const char* unary_op_text(UnaryOp op) {
@@ -72,22 +121,6 @@ bool is_comparison(BinaryOp op) {
     default:
       return false;
   }
-}
-
-const char* func_name(Func func) {
-  static const char* const names[] = {
-      "trace", "printf", "printa", "exit", "stack", "ustack", "speculation", "speculate",
-      "commit", "discard", "normalize", "denormalize", "trunc", "clear", "setopt", "stringof",
-      "strlen", "strjoin", "substr", "strchr", "strrchr", "strstr", "basename", "dirname",
-      "lltostr", "copyinstr", "copyin", "rand", "system", "raise", "ctprof_snapshot",
-      "ctprof_compare"};
-  return names[int(func)];
-}
-
-const char* agg_func_name(AggFunc func) {
-  static const char* const names[] = {"count", "sum", "avg", "min", "max", "stddev",
-                                      "quantize", "lquantize", "llquantize"};
-  return names[int(func)];
 }
 
 }  // namespace dsched::lang

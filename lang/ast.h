@@ -2,6 +2,7 @@
 // compile every Expr has `type` set and only the "typed" node kinds below remain.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -11,11 +12,10 @@
 
 namespace dsched::lang {
 
+// A place in a source: line and column are worked out from the text when a message needs them.
 struct SourcePos {
   uint32_t file = 0;    // index into the compile's source list
   uint32_t offset = 0;  // byte offset in that source
-  uint32_t line = 1;
-  uint32_t column = 1;  // 1-based, in bytes
 };
 struct SourceRange {
   SourcePos begin, end;
@@ -26,7 +26,7 @@ enum class ExprKind {
   IntLiteral,
   StringLiteral,
   Variable,    // a D variable: global scalar, global associative array, self->, this->
-  Builtin,     // timestamp, pid, curthread, arg0...
+  Builtin,     // a built-in variable: timestamp, pid, curthread, arg0...
   ProbeArg,    // the native value of args[N] (id = N): for each probe P of the clause,
                // P->args[N].source says which value it is; a translated argument's input
   Unary,
@@ -50,12 +50,10 @@ enum class ExprKind {
 
 enum class VarScope { Global, ThreadLocal, ClauseLocal };
 
-enum class Builtin {
-  Timestamp, Vtimestamp, Walltimestamp, Cpu, Curcpu, Pid, Ppid, Tid, Execname, Uid, Gid,
-  Probeprov, Probemod, Probefunc, Probename, Arg0, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7,
-  Arg8, Arg9, Args, Curthread, Curlwpsinfo, Curpsinfo, Stackdepth, Ustackdepth, Errno, Epid, Id,
-};
-const char* builtin_name(Builtin builtin);
+// Built-ins are descriptors (builtins/builtin.h); the tree points at them.
+class Function;
+class AggregatingFunction;
+class BuiltinVariable;
 
 enum class UnaryOp { Neg, Plus, Not, BitNot, Deref, AddressOf };
 enum class BinaryOp {
@@ -65,18 +63,6 @@ enum class BinaryOp {
 const char* unary_op_text(UnaryOp op);
 const char* binary_op_text(BinaryOp op);
 bool is_comparison(BinaryOp op);
-
-// Actions (statement-level, void) and subroutines (values).
-enum class Func {
-  Trace, Printf, Printa, Exit, Stack, Ustack, Speculation, Speculate, Commit, Discard,
-  Normalize, Denormalize, Trunc, Clear, Setopt, Stringof, Strlen, Strjoin, Substr, Strchr,
-  Strrchr, Strstr, Basename, Dirname, Lltostr, Copyinstr, Copyin, Rand, System, Raise,
-  CtprofSnapshot, CtprofCompare,
-};
-const char* func_name(Func func);
-
-enum class AggFunc { Count, Sum, Avg, Min, Max, Stddev, Quantize, Lquantize, Llquantize };
-const char* agg_func_name(AggFunc func);
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -99,15 +85,16 @@ struct Expr {
   union {
     UnaryOp unary_op;
     BinaryOp binary_op;    // Binary; Assign: the compound operator when `compound`
-    Builtin builtin;
-    Func func;
     VarScope scope;
   };
+  const Function* function = nullptr;        // Call, once checked
+  const BuiltinVariable* variable = nullptr;  // Builtin
   bool compound = false;   // Assign: `op=`
   bool increment = false;  // IncDec: ++ rather than --
   bool prefix = false;     // IncDec: ++x rather than x++
   bool arrow = false;      // Member: p->m rather than s.m
   bool string_macro = false;  // MacroVar: $$name
+  bool translator_input = false;  // a translator's input, substituted where its body names it
   int id = -1;             // Variable: index in its scope's table; AggRef: aggregation id;
                            // ProbeArg: argument index
   uint64_t offset_bits = 0;    // Member: offset of the member in the (pointed-to) record
@@ -117,12 +104,18 @@ struct Expr {
 
   explicit Expr(ExprKind k, SourceRange l = {}) : kind(k), loc(l), binary_op(BinaryOp::Add) {}
   Expr* operand(size_t i) const { return operands[i].get(); }
+
+  // A compile allocates and frees thousands of nodes; a free list of node-sized blocks serves
+  // them in a few instructions instead of a trip through malloc.
+  static void* operator new(size_t size);
+  static void operator delete(void* node, size_t size);
 };
 
 ExprPtr make_expr(ExprKind kind, SourceRange loc);
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);
-// Deep copy; used to expand inlines and translator members at each use.
-ExprPtr clone(const Expr& expr);
+// Deep copy; used to expand inlines and translator members at each use. `replace` may give a node
+// to use instead of the copy of a subtree (null: copy it).
+ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& replace = {});
 
 // ---- Declarations (parse form; sema turns them into Types) ----
 
@@ -204,7 +197,7 @@ struct Stmt {
   int agg_id = -1;               // set by sema
   std::vector<ExprPtr> keys;
   std::string func_text;         // as written, checked by sema
-  AggFunc agg_func = AggFunc::Count;
+  const AggregatingFunction* aggregating = nullptr;  // set by sema
   std::vector<ExprPtr> args;     // the value argument (if any), then the constant parameters
   ExprPtr increment;             // quantize/lquantize/llquantize's optional increment (else null)
   SourceRange func_loc;

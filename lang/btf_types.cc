@@ -119,6 +119,7 @@ bool BtfTypes::check_header(std::string* error) {
     *error = "BTF string section is not terminated";
     return false;
   }
+  offsets_.reserve(types_size_ / 32);  // about the average entry size
   offsets_.push_back(0);  // id 0 is void and has no entry
   return true;
 }
@@ -162,7 +163,12 @@ uint32_t BtfTypes::find_name_offset(const std::string& name) const {
 uint32_t BtfTypes::find(const std::string& name, unsigned btf_kind) const {
   uint32_t name_offset = find_name_offset(name);
   if (name_offset == 0) return 0;
-  for (uint32_t id = 1;; ++id) {
+  // The types indexed so far first, then the walk goes on until the name turns up.
+  for (uint32_t id = 1; id < offsets_.size(); ++id) {
+    auto* t = reinterpret_cast<const btf_type*>(types_ + offsets_[id]);
+    if (t->name_off == name_offset && kind_of(t) == btf_kind) return id;
+  }
+  for (uint32_t id = uint32_t(offsets_.size());; ++id) {
     const btf_type* t = type_at(id);
     if (!t) return 0;
     if (t->name_off == name_offset && kind_of(t) == btf_kind) return id;
@@ -244,7 +250,7 @@ void BtfTypes::load_members(const Type& record) const {
   for (unsigned i = 0; i < vlen_of(t); ++i, ++m) {
     Member member;
     member.name = name_at(m->name_off);
-    member.type = convert(m->type);
+    member.btf_type = m->type;
     if (kflag_of(t)) {
       member.offset_bits = BTF_MEMBER_BIT_OFFSET(m->offset);
       member.bitfield_bits = BTF_MEMBER_BITFIELD_SIZE(m->offset);

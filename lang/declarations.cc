@@ -1,11 +1,15 @@
 // Sema for everything between clauses: pragmas, declarations, typedefs, structs, enums, inlines
 // and translators; and turning written types into Types.
+#include <unistd.h>
+
 #include <algorithm>
 #include <sstream>
 
-#include "builtins.h"
-#include "diagnostics.h"
-#include "sema.h"
+#include "lang/builtins/builtin.h"
+#include "lang/diagnostics.h"
+#include "lang/sema.h"
+#include "lang/typedefs.h"
+#include "stdlib.h"
 
 namespace dsched::lang {
 namespace {
@@ -51,15 +55,34 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     std::string name = setting.substr(0, eq);
     std::optional<std::string> value;
     if (eq != std::string::npos) value = setting.substr(eq + 1);
-    OptionValue parsed;
+    abi::OptionValue parsed;
     std::string error;
-    if (!parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
-    program_.options.values[name] = parsed;
+    if (!abi::parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
+    program_.options.set(name, parsed);
     return;
   }
-  if (w[1] == "depends_on" || w[1] == "attributes" || w[1] == "binding" || w[1] == "ident")
-    return;  // stability and dependency annotations: nothing to enforce on Linux
+  if (w[1] == "depends_on") return depends_on(pragma, w);
+  // Stability attributes and identification only describe the program.
+  if (w[1] == "attributes" || w[1] == "binding" || w[1] == "ident") return;
   fail(pragma.loc, "unknown D pragma: " + printable(w[1]));
+}
+
+// #pragma D depends_on provider|module|library NAME: the program cannot compile without it.
+void Sema::depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& w) {
+  if (w.size() != 4) fail(pragma.loc, "#pragma D depends_on needs a kind (provider, module, library) and a name");
+  const std::string& kind = w[2];
+  const std::string& name = w[3];
+  bool met = false;
+  if (kind == "provider") {
+    for (const Provider* provider : all_providers()) met |= provider->name() == name;
+  } else if (kind == "module") {
+    met = name == "vmlinux" || access(("/sys/module/" + name).c_str(), F_OK) == 0;
+  } else if (kind == "library") {
+    for (const stdlib::Source& source : stdlib::sources()) met |= source.name == name;
+  } else {
+    fail(pragma.loc, "#pragma D depends_on: unknown kind " + printable(kind) + " (provider, module or library)");
+  }
+  if (!met) fail(pragma.loc, "the program depends on " + kind + " " + printable(name) + ", which is not available");
 }
 
 const Type* Sema::resolve_spec(const DeclSpec& spec) {
@@ -196,6 +219,14 @@ const Type* Sema::resolve_type_name(const TypeName& name) {
 }
 
 const Type* Sema::resolve_type_text(const std::string& text, SourceRange loc) {
+  // Built-in variables and probe arguments name the same few types over and over.
+  if (auto known = resolved_texts_.find(text); known != resolved_texts_.end()) return known->second;
+  const Type* type = parse_type_text(text, loc);
+  resolved_texts_.emplace(text, type);
+  return type;
+}
+
+const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
   std::string base = text;
   int stars = 0;
   while (!base.empty() && (base.back() == '*' || base.back() == ' ')) {
@@ -244,7 +275,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
         typedefs_[d.name] = type;
         break;
       case Storage::Inline: {
-        if (inlines_.count(d.name) || enum_constants_.count(d.name) || find_builtin(d.name))
+        if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
           fail(d.loc, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
         check_value(value);
@@ -261,7 +292,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
         VarScope scope = decl.spec.storage == Storage::Self   ? VarScope::ThreadLocal
                          : decl.spec.storage == Storage::This ? VarScope::ClauseLocal
                                                               : VarScope::Global;
-        if (find_builtin(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
+        if (is_reserved_variable_name(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
           fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
         if (find_variable(scope, d.name))
           fail(d.loc, "variable " + d.name + " is already declared");

@@ -27,6 +27,15 @@ void source_line(const std::string& text, const SourcePos& pos, std::string* lin
   *caret_at = column - from;
 }
 
+// The 1-based line and column (in bytes) of `offset` in `text`.
+std::pair<size_t, size_t> line_and_column(const std::string& text, uint32_t offset) {
+  size_t end = std::min<size_t>(offset, text.size());
+  size_t line = 1 + size_t(std::count(text.begin(), text.begin() + end, '\n'));
+  size_t newline = end == 0 ? std::string::npos : text.rfind('\n', end - 1);
+  size_t column = end - (newline == std::string::npos ? 0 : newline + 1) + 1;
+  return {line, column};
+}
+
 }  // namespace
 
 std::string printable(const std::string& text, size_t limit) {
@@ -52,6 +61,7 @@ std::string format_error(const CompileError& error, const std::vector<SourceView
   const SourceView* source = pos.file < sources.size() ? &sources[pos.file] : nullptr;
   // The user's text decides the first line's words, even when the error is in the library.
   const SourceView& first = source && !source->is_library ? *source : sources.back();
+  auto [line_number, column] = source ? line_and_column(*source->text, pos.offset) : std::pair<size_t, size_t>{1, 1};
   std::string out;
   if (first.from_command_line) {
     out = "dsched: invalid probe specifier " + printable(first.display_name, 200) + ": ";
@@ -59,15 +69,15 @@ std::string format_error(const CompileError& error, const std::vector<SourceView
     out = "dsched: failed to compile script " + first.display_name + ": ";
   }
   if (error.has_location && source && !source->from_command_line && source == &first)
-    out += "line " + std::to_string(pos.line) + ": ";
+    out += "line " + std::to_string(line_number) + ": ";
   out += error.what();
   if (!error.has_location || !source) return out;
   std::string name = source->from_command_line ? "<command line>" : source->display_name;
-  out += "\n  --> " + name + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+  out += "\n  --> " + name + ":" + std::to_string(line_number) + ":" + std::to_string(column);
   std::string line;
   size_t caret;
   source_line(*source->text, pos, &line, &caret);
-  std::string gutter = std::to_string(pos.line);
+  std::string gutter = std::to_string(line_number);
   out += "\n " + gutter + " | " + line;
   std::string pad;
   for (size_t i = 0; i < caret && i < line.size(); ++i) pad.push_back(line[i] == '\t' ? '\t' : ' ');

@@ -1,66 +1,144 @@
-// compile(): parses the embedded library and the user's sources, then checks them as one program.
-#include "frontend.h"
+// The front door: parses the embedded library and the user's sources, checks them as one program,
+// then lowers it to a BPF object. Every error on the way is rendered by the diagnostics renderer.
+#include "lang/frontend.h"
 
-#include <set>
+#include <algorithm>
+#include <unordered_set>
 
-#include "builtins.h"
-#include "diagnostics.h"
-#include "parse_context.h"
-#include "preprocess.h"
-#include "sema.h"
+#include "lang/codegen/codegen.h"
+#include "lang/diagnostics.h"
+#include "lang/parse_context.h"
+#include "lang/preprocess.h"
+#include "lang/program.h"
+#include "lang/sema.h"
+#include "lang/typedefs.h"
 #include "stdlib.h"
 
 namespace dsched::lang {
+namespace {
 
-CompileResult compile(const std::vector<ScriptSource>& sources, const FrontendOptions& options) {
-  CompileResult result;
-  if (sources.empty()) {
-    result.error = "dsched: no program to compile";
-    return result;
-  }
-  // Texts must outlive error formatting: library texts, then the user's (possibly preprocessed).
-  std::vector<std::string> texts;
-  std::vector<SourceView> views;
-  for (const stdlib::Source& lib : stdlib::sources()) {
-    texts.emplace_back(lib.text);
-    views.push_back({std::string(lib.name), nullptr, false, true});
-  }
-  for (const ScriptSource& source : sources) {
-    texts.push_back(source.text);
-    views.push_back({source.display_name, nullptr, source.from_command_line, false});
-  }
-  for (size_t i = 0; i < views.size(); ++i) views[i].text = &texts[i];
-
-  try {
-    auto program = std::make_unique<Program>();
-    program->types = std::make_shared<TypeUniverse>(256);
-    program->macro_args = options.macro_args;
-
-    std::set<std::string> typedef_names;
-    for (const BuiltinTypedef& t : builtin_typedefs()) typedef_names.insert(t.name);
-    typedef_names.insert("caddr_t");
-    std::vector<ParseTree> trees(views.size());
-    for (size_t i = 0; i < views.size(); ++i) {
-      if (options.preprocess && !views[i].is_library) {
-        std::string output, error;
-        if (!run_preprocessor(texts[i], options.cpp_args, &output, &error))
-          throw CompileError({}, error, false);
-        texts[i] = std::move(output);
-      }
-      ParseContext ctx{*program->types, typedef_names, trees[i]};
-      parse_source(texts[i], uint32_t(i), ctx);
+// The texts of one compile: the library's, then the user's (possibly preprocessed). They outlive
+// the compile's error messages, which quote them.
+class Sources {
+ public:
+  explicit Sources(const std::vector<ScriptSource>& sources) {
+    for (const stdlib::Source& lib : stdlib::sources()) {
+      texts_.emplace_back(lib.text);
+      views_.push_back({std::string(lib.name), nullptr, false, true});
     }
-    std::vector<TopItem*> items;
-    for (ParseTree& tree : trees)
-      for (TopItem& item : tree.items) items.push_back(&item);
-    Sema(*program, options, std::move(items)).run();
-    result.program = std::move(program);
-  } catch (const CompileError& error) {
-    result.error = format_error(error, views);
-  } catch (const std::exception& error) {
-    CompileError internal({}, std::string("internal compiler error: ") + error.what(), false);
-    result.error = format_error(internal, views);
+    for (const ScriptSource& source : sources) {
+      texts_.push_back(source.text);
+      views_.push_back({source.display_name, nullptr, source.from_command_line, false});
+    }
+    for (size_t i = 0; i < views_.size(); ++i) views_[i].text = &texts_[i];
   }
+  size_t size() const { return texts_.size(); }
+  static size_t library_count() { return stdlib::sources().size(); }
+  std::string& text(size_t i) { return texts_[i]; }
+  bool is_library(size_t i) const { return views_[i].is_library; }
+  const std::vector<SourceView>& views() const { return views_; }
+
+ private:
+  std::vector<std::string> texts_;
+  std::vector<SourceView> views_;
+};
+
+std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types) {
+  std::unordered_set<std::string> typedef_names;
+  for (const BuiltinTypedef& t : builtin_typedefs()) typedef_names.insert(t.name);
+  typedef_names.insert("caddr_t");
+  std::vector<ParseTree> trees(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (options.preprocess && !sources.is_library(i)) {
+      std::string output, error;
+      if (!run_preprocessor(sources.text(i), options.cpp_args, &output, &error)) throw CompileError({}, error, false);
+      sources.text(i) = std::move(output);
+    }
+    ParseContext ctx{types, typedef_names, trees[i]};
+    parse_source(sources.text(i), uint32_t(i), ctx);
+  }
+  return trees;
+}
+
+std::unique_ptr<Program> check_trees(std::vector<ParseTree>& trees, const FrontendOptions& options,
+                                     ProbeCatalog& catalog, std::shared_ptr<TypeUniverse> types) {
+  auto program = std::make_unique<Program>();
+  program->types = std::move(types);
+  std::vector<TopItem*> items;
+  for (ParseTree& tree : trees)
+    for (TopItem& item : tree.items) items.push_back(&item);
+  Sema(*program, options, catalog, std::move(items)).run();
+  return program;
+}
+
+// Runs `body`, turning what it throws into the rendered message.
+template <typename Body>
+std::string rendered_errors(const Sources& sources, Body body) {
+  try {
+    body();
+  } catch (const CompileError& error) {
+    return format_error(error, sources.views());
+  } catch (const std::exception& error) {
+    return format_error(CompileError({}, std::string("internal compiler error: ") + error.what(), false),
+                        sources.views());
+  }
+  return {};
+}
+
+// Parses the sources after the embedded library and hands the trees to `then`; an error from
+// either ends up rendered in `error`.
+template <typename Then>
+void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options, std::string& error,
+                Then then) {
+  if (script_sources.empty()) {
+    error = "dsched: no program to compile";
+    return;
+  }
+  Sources sources(script_sources);
+  error = rendered_errors(sources, [&] {
+    auto types = std::make_shared<TypeUniverse>(256);
+    std::vector<ParseTree> trees = parse_all(sources, options, *types);
+    then(trees, std::move(types));
+  });
+}
+
+}  // namespace
+
+Compilation compile(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
+                    ProbeCatalog& catalog, Stage until, std::optional<Stage> dump) {
+  Compilation result;
+  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
+    if (dump == Stage::Parse)
+      for (size_t i = Sources::library_count(); i < trees.size(); ++i) result.dump += lang::dump(trees[i]);
+    if (until == Stage::Parse) return;
+
+    std::unique_ptr<Program> program = check_trees(trees, options, catalog, std::move(types));
+    result.matched.assign(script_sources.size(), 0);
+    for (const Clause& clause : program->clauses) {
+      if (clause.loc.begin.file >= Sources::library_count())
+        result.matched[clause.loc.begin.file - Sources::library_count()] += clause.probes.size();
+      for (const Probe* probe : clause.probes)
+        if (std::find(result.probes.begin(), result.probes.end(), probe) == result.probes.end())
+          result.probes.push_back(probe);
+    }
+    std::sort(result.probes.begin(), result.probes.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
+    if (dump == Stage::Check) result.dump = lang::dump(*program);
+    if (until == Stage::Check) return;
+
+    codegen::Dumps dumps;
+    if (dump == Stage::Lower) dumps.lowered_ir = &result.dump;
+    if (dump == Stage::Object) dumps.optimized_ir = &result.dump;
+    result.program = std::make_unique<abi::CompiledProgram>(codegen::generate(*program, dumps));
+  });
+  return result;
+}
+
+CheckResult check(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
+                  ProbeCatalog& catalog) {
+  CheckResult result;
+  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
+    result.program = check_trees(trees, options, catalog, std::move(types));
+  });
   return result;
 }
 

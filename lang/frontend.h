@@ -1,13 +1,19 @@
-// The D front end's entry point: sources in, a checked Program (or a DTrace-shaped error) out.
+// The compiler's front door: D sources in, a compiled program (or DTrace-shaped errors) out.
+// The runtime uses the compiler only through this header.
 #pragma once
+
 #include <memory>
+#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "program.h"
+#include "abi/compiled_program.h"
+#include "abi/options.h"
+#include "lang/probe_catalog.h"
 
 namespace dsched::lang {
+
+struct Program;
 
 struct ScriptSource {
   std::string display_name;        // "qtime.d" for -s FILE, the description text for -n
@@ -22,14 +28,35 @@ struct FrontendOptions {
   long target_pid = 0;                  // $target (0 when none)
   bool destructive = false;             // -w: allows system(), raise()
   bool allow_zero_matches = false;      // -Z: a description matching no probe is not an error
-  std::vector<std::pair<std::string, std::string>> cli_options;  // -x name[=value]
+  abi::Options cli_options;             // -x name[=value], already checked; they override pragmas
 };
 
-struct CompileResult {
+// The stages a compile goes through; each can be shown (--dump=..., -S).
+enum class Stage {
+  Parse,   // the parse tree
+  Check,   // the typed program
+  Lower,   // the LLVM IR as generated
+  Object,  // the LLVM IR as optimised, then the BPF object
+};
+
+struct Compilation {
+  std::unique_ptr<abi::CompiledProgram> program;  // set when the compile reached Object
+  std::vector<const Probe*> probes;  // the probes the clauses enable, in id order
+  std::vector<uint64_t> matched;     // per source: how many probes its clauses enable
+  std::string dump;                  // the requested stage's rendering
+  std::string error;                 // full message for stderr (may be several lines)
+};
+
+// Compiles `sources` up to and including `until`; `dump` names a stage to render (or `until`
+// when none was asked for and nothing is rendered: pass std::nullopt).
+Compilation compile(const std::vector<ScriptSource>& sources, const FrontendOptions& options, ProbeCatalog& catalog,
+                    Stage until = Stage::Object, std::optional<Stage> dump = std::nullopt);
+
+// The front end alone (parse and check), for tests and benchmarks of the typed program.
+struct CheckResult {
   std::unique_ptr<Program> program;  // null on error
-  std::string error;                 // full message for stderr (may be several lines), no trailing \n
+  std::string error;
 };
-
-CompileResult compile(const std::vector<ScriptSource>& sources, const FrontendOptions& options);
+CheckResult check(const std::vector<ScriptSource>& sources, const FrontendOptions& options, ProbeCatalog& catalog);
 
 }  // namespace dsched::lang

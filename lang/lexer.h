@@ -22,7 +22,7 @@ class Lexer {
 
   Parser::symbol_type top_token();
   Parser::symbol_type code_token();
-  Parser::symbol_type identifier(const std::string& word, SourceRange loc);
+  Parser::symbol_type identifier(std::string word, SourceRange loc);
   Parser::symbol_type number(const char* start, SourceRange loc);
   Parser::symbol_type string_literal(SourceRange start);
   Parser::symbol_type char_literal(SourceRange start);
@@ -32,7 +32,7 @@ class Lexer {
   int escape(const char** cursor, SourceRange at);
   SourceRange range(const char* begin, const char* end);
   SourceRange extend(SourceRange start);  // the current token from `start` to the cursor
-  SourcePos position(const char* at);
+  SourcePos position(const char* at) const;
 
   const std::string& text_;
   const char* cursor_;
@@ -45,9 +45,6 @@ class Lexer {
   const char* token_begin_ = nullptr;
   const char* token_end_ = nullptr;
   bool at_end_ = false;
-  // Incremental offset -> line/column mapping (tokens are requested in order).
-  const char* mapped_ = nullptr;
-  SourcePos mapped_pos_;
 };
 
 }  // namespace dsched::lang

@@ -3,7 +3,7 @@
 #include "lexer.h"
 
 #include <cstring>
-#include <unordered_map>
+#include <optional>
 
 #include "diagnostics.h"
 
@@ -12,24 +12,47 @@ namespace {
 
 using Token = Parser::token::token_kind_type;
 
-const std::unordered_map<std::string, Token>& keywords() {
-  static const std::unordered_map<std::string, Token> table = {
-      {"self", Token::SELF},         {"this", Token::THIS},
-      {"inline", Token::INLINE},     {"translator", Token::TRANSLATOR},
-      {"xlate", Token::XLATE},       {"sizeof", Token::SIZEOF},
-      {"offsetof", Token::OFFSETOF}, {"stringof", Token::STRINGOF},
-      {"typedef", Token::TYPEDEF},   {"struct", Token::STRUCT},
-      {"union", Token::UNION},       {"enum", Token::ENUM},
-      {"void", Token::VOID},         {"char", Token::CHAR},
-      {"short", Token::SHORT},       {"int", Token::INT},
-      {"long", Token::LONG},         {"signed", Token::SIGNED},
-      {"unsigned", Token::UNSIGNED}, {"float", Token::FLOAT},
-      {"double", Token::DOUBLE},     {"string", Token::STRING},
-      {"const", Token::CONST},       {"volatile", Token::VOLATILE},
-      {"extern", Token::EXTERN},     {"static", Token::STATIC},
-  };
-  return table;
+// The keyword an identifier spells, if any. Every identifier the lexer cuts is followed by a
+// character that cannot continue it (or by the text's terminating NUL), so the longest match
+// below ends exactly where the identifier does and never reads past that character.
+std::optional<Token> keyword(const char* cursor) {
+  /*!local:re2c
+    re2c:define:YYCTYPE = "unsigned char";
+    re2c:define:YYCURSOR = "cursor";
+    re2c:yyfill:enable = 0;
+
+    "self" { return Token::SELF; }
+    "this" { return Token::THIS; }
+    "inline" { return Token::INLINE; }
+    "translator" { return Token::TRANSLATOR; }
+    "xlate" { return Token::XLATE; }
+    "sizeof" { return Token::SIZEOF; }
+    "offsetof" { return Token::OFFSETOF; }
+    "stringof" { return Token::STRINGOF; }
+    "typedef" { return Token::TYPEDEF; }
+    "struct" { return Token::STRUCT; }
+    "union" { return Token::UNION; }
+    "enum" { return Token::ENUM; }
+    "void" { return Token::VOID; }
+    "char" { return Token::CHAR; }
+    "short" { return Token::SHORT; }
+    "int" { return Token::INT; }
+    "long" { return Token::LONG; }
+    "signed" { return Token::SIGNED; }
+    "unsigned" { return Token::UNSIGNED; }
+    "float" { return Token::FLOAT; }
+    "double" { return Token::DOUBLE; }
+    "string" { return Token::STRING; }
+    "const" { return Token::CONST; }
+    "volatile" { return Token::VOLATILE; }
+    "extern" { return Token::EXTERN; }
+    "static" { return Token::STATIC; }
+    [a-zA-Z0-9_]+ { return std::nullopt; }
+    * { return std::nullopt; }
+  */
 }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Keywords that begin a declaration between clauses.
 bool starts_declaration(Token token) {
@@ -58,26 +81,9 @@ constexpr int kMaxNesting = 256;
 
 Lexer::Lexer(const std::string& text, uint32_t file, ParseContext& ctx)
     : text_(text), cursor_(text.data()), limit_(text.data() + text.size()), file_(file),
-      ctx_(ctx), mapped_(text.data()) {
-  mapped_pos_.file = file;
-}
+      ctx_(ctx) {}
 
-SourcePos Lexer::position(const char* at) {
-  if (at < mapped_) {
-    mapped_ = text_.data();
-    mapped_pos_ = SourcePos{file_, 0, 1, 1};
-  }
-  for (; mapped_ < at; ++mapped_) {
-    if (*mapped_ == '\n') {
-      ++mapped_pos_.line;
-      mapped_pos_.column = 1;
-    } else {
-      ++mapped_pos_.column;
-    }
-  }
-  mapped_pos_.offset = uint32_t(at - text_.data());
-  return mapped_pos_;
-}
+SourcePos Lexer::position(const char* at) const { return SourcePos{file_, uint32_t(at - text_.data())}; }
 
 SourceRange Lexer::range(const char* begin, const char* end) {
   token_begin_ = begin;
@@ -89,7 +95,6 @@ SourceRange Lexer::range(const char* begin, const char* end) {
 }
 
 SourceRange Lexer::extend(SourceRange start) {
-  // Only forward: position() rescans from the top when asked about an earlier offset.
   token_begin_ = text_.data() + start.begin.offset;
   token_end_ = cursor_;
   start.end = position(cursor_);
@@ -104,7 +109,7 @@ std::string Lexer::describe_current_token() const {
 
 bool Lexer::skip_space_and_comments() {
   for (;;) {
-    while (cursor_ < limit_ && std::strchr(" \t\r\n\f\v", *cursor_) && *cursor_ != '\0') ++cursor_;
+    while (cursor_ < limit_ && is_space(*cursor_)) ++cursor_;
     if (cursor_ >= limit_) return false;
     if (limit_ - cursor_ >= 2 && cursor_[0] == '/' && cursor_[1] == '*') {
       const char* start = cursor_;
@@ -171,13 +176,12 @@ Parser::symbol_type Lexer::top_token() {
     std::string word(start, cursor_);
     SourceRange loc = range(start, cursor_);
     if (is_identifier(word)) {
-      auto keyword = keywords().find(word);
-      if ((keyword != keywords().end() && starts_declaration(keyword->second)) ||
-          ctx_.typedef_names.count(word)) {
+      std::optional<Token> token = keyword(word.c_str());
+      if ((token && starts_declaration(*token)) || ctx_.typedef_names.count(word)) {
         mode_ = Mode::Declaration;
         brace_depth_ = 0;
         nesting_ = 0;
-        return identifier(word, loc);
+        return identifier(std::move(word), loc);
       }
     }
     return Parser::make_PROBEDESC(word, loc);
@@ -188,7 +192,7 @@ bool Lexer::predicate_ends_here() const {
   // A "/" at nesting level 0 closes the predicate when a body, the end, or ";" follows.
   const char* p = cursor_;
   for (;;) {
-    while (p < limit_ && std::strchr(" \t\r\n\f\v", *p) && *p != '\0') ++p;
+    while (p < limit_ && is_space(*p)) ++p;
     if (p >= limit_) return true;
     if (limit_ - p >= 2 && p[0] == '/' && p[1] == '*') {
       const char* close = static_cast<const char*>(memmem(p + 2, limit_ - p - 2, "*/", 2));
@@ -200,11 +204,10 @@ bool Lexer::predicate_ends_here() const {
   }
 }
 
-Parser::symbol_type Lexer::identifier(const std::string& word, SourceRange loc) {
-  auto keyword = keywords().find(word);
-  if (keyword != keywords().end()) return Parser::symbol_type(keyword->second, loc);
-  if (ctx_.typedef_names.count(word)) return Parser::make_TYPENAME(word, loc);
-  return Parser::make_IDENT(word, loc);
+Parser::symbol_type Lexer::identifier(std::string word, SourceRange loc) {
+  if (std::optional<Token> token = keyword(word.c_str())) return Parser::symbol_type(*token, loc);
+  if (ctx_.typedef_names.count(word)) return Parser::make_TYPENAME(std::move(word), loc);
+  return Parser::make_IDENT(std::move(word), loc);
 }
 
 Parser::symbol_type Lexer::punctuation(int token, SourceRange loc) {

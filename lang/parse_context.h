@@ -1,7 +1,7 @@
 // State shared by the lexer and the parser while reading the sources of one compile.
 #pragma once
 #include <cstdint>
-#include <set>
+#include <unordered_set>
 #include <string>
 
 #include "ast.h"
@@ -19,7 +19,7 @@ struct IntToken {
 
 struct ParseContext {
   TypeUniverse& types;
-  std::set<std::string>& typedef_names;  // the lexer's C "typedef name" feedback
+  std::unordered_set<std::string>& typedef_names;  // the lexer's C "typedef name" feedback
   ParseTree& tree;
 
   // Builds a node from operands, refusing trees deeper than kMaxExpressionDepth.

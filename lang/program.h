@@ -1,28 +1,26 @@
 // A checked D program: what the code generator and the runtime consume.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "ast.h"
-#include "options.h"
-#include "registry.h"
-#include "types.h"
+#include "abi/options.h"
+#include "lang/ast.h"
+#include "lang/provider.h"
+#include "lang/types.h"
 
 namespace dsched::lang {
 
 struct ResolvedDescription {
-  std::string text;                         // as written (macros expanded)
-  std::vector<const probes::Probe*> probes;  // every probe it matched (at least one)
+  std::string text;                  // as written (macros expanded)
+  std::vector<const Probe*> probes;  // every probe it matched (at least one)
 };
 
 struct Clause {
   std::vector<ResolvedDescription> descriptions;
-  std::vector<const probes::Probe*> probes;  // union of the above, in registry order, no repeats
-  ExprPtr predicate;                         // null when none
+  std::vector<const Probe*> probes;  // union of the above, in id order, no repeats
+  ExprPtr predicate;                 // null when none
   std::vector<StmtPtr> statements;
   SourceRange loc;
 };
@@ -40,9 +38,9 @@ struct Variable {
 struct Aggregation {
   int id = 0;                        // in order of first appearance; also the print order
   std::string name;                  // "" for @
-  AggFunc func = AggFunc::Count;
-  std::vector<int64_t> params;       // lquantize: base, limit, step; llquantize: factor, low,
-                                     // high, nsteps; empty otherwise
+  const AggregatingFunction* function = nullptr;
+  std::vector<int64_t> params;       // the function's constant parameters (lquantize: base,
+                                     // limit, step; llquantize: factor, low, high, nsteps)
   std::vector<const Type*> key_types;
   const Type* arg_type = nullptr;    // type of the value argument; null for count()
   SourceRange loc;
@@ -55,14 +53,12 @@ struct Program {
   std::vector<Variable> thread_locals;  // self->
   std::vector<Variable> clause_locals;  // this->
   std::vector<Aggregation> aggregations;
-  Options options;
-  std::vector<std::string> macro_args;  // [0] = script name
-  std::set<Builtin> builtins_used;
-  std::set<std::string> providers_used;
-  bool uses_speculation = false;
+  abi::Options options;
+  bool uses_speculation = false;        // speculation buffers are needed
 };
 
-// A readable dump of the typed program, stable for golden tests.
+// Readable dumps, stable for golden tests: the parse tree (before checking) and the typed program.
+std::string dump(const ParseTree& tree);
 std::string dump(const Program& program);
 std::string dump(const Expr& expr);
 

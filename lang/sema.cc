@@ -5,12 +5,13 @@
 
 #include <algorithm>
 
-#include "diagnostics.h"
+#include "lang/builtins/builtin.h"
+#include "lang/diagnostics.h"
 
 namespace dsched::lang {
 
-Sema::Sema(Program& program, const FrontendOptions& options, std::vector<TopItem*> items)
-    : program_(program), types_(*program.types), options_(options), items_(std::move(items)) {
+Sema::Sema(Program& program, const FrontendOptions& options, ProbeCatalog& catalog, std::vector<TopItem*> items)
+    : program_(program), types_(*program.types), options_(options), catalog_(catalog), items_(std::move(items)) {
   declare_builtin_types();
 }
 
@@ -19,16 +20,8 @@ void Sema::run() {
   for (TopItem* item : items_)
     if (auto* p = std::get_if<PragmaSyntax>(item)) pragma(*p);
   // -x on the command line overrides the script's pragmas.
-  for (const auto& [name, value] : options_.cli_options) {
-    OptionValue parsed;
-    std::string error;
-    std::optional<std::string> given;
-    if (!value.empty()) given = value;
-    if (!parse_option(name, given, &parsed, &error))
-      throw CompileError({}, "-x " + error, false);
-    program_.options.values[name] = parsed;
-  }
-  if (options_.destructive) program_.options.values["destructive"] = OptionValue{OptionKind::Flag, 1, ""};
+  for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
+  if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
   if (program_.options.strsize() == 0 || program_.options.strsize() > (1 << 20))
     throw CompileError({}, "strsize must be between 1 and 1048576 bytes", false);
   types_.set_string_size(program_.options.strsize());
@@ -99,27 +92,24 @@ std::string Sema::expand_macros_in_description(const ProbeDescText& desc) {
 }
 
 void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
-  auto& registry = probes::Registry::instance();
+  bool allow_zero_matches = options_.allow_zero_matches || program_.options.flag("zdefs");
   for (const ProbeDescText& desc : syntax.descriptions) {
     ResolvedDescription resolved;
     resolved.text = expand_macros_in_description(desc);
-    std::vector<const probes::Probe*> matched = registry.match(resolved.text);
-    if (matched.empty() && options_.allow_zero_matches) continue;
+    std::vector<const Probe*> matched = catalog_.match(resolved.text);
+    if (matched.empty() && allow_zero_matches) continue;
     if (matched.empty())
       fail(desc.loc, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.
-    for (const probes::Probe* probe : matched)
-      if (!probe->unsupported) resolved.probes.push_back(probe);
+    for (const Probe* probe : matched)
+      if (probe->unsupported.empty()) resolved.probes.push_back(probe);
     if (resolved.probes.empty()) fail(desc.loc, matched[0]->unsupported);
-    for (const probes::Probe* probe : resolved.probes) {
+    for (const Probe* probe : resolved.probes)
       if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())
         clause.probes.push_back(probe);
-      program_.providers_used.insert(probe->provider);
-    }
     clause.descriptions.push_back(std::move(resolved));
   }
-  std::sort(clause.probes.begin(), clause.probes.end(),
-            [](const probes::Probe* a, const probes::Probe* b) { return a->id < b->id; });
+  std::sort(clause.probes.begin(), clause.probes.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
 }
 
 void Sema::clause(ClauseSyntax& syntax) {
@@ -144,6 +134,7 @@ void Sema::clause(ClauseSyntax& syntax) {
 // and is not followed by aggregations, exit() or destructive actions; commit() and discard() do
 // not share their clause with data-recording actions (exit() may follow them).
 void Sema::check_speculation_order(const Clause& clause) {
+  using Role = Function::Speculation;
   bool recorded = false, speculating = false, committing = false;
   for (const StmtPtr& stmt : clause.statements) {
     if (stmt->kind == StmtKind::Aggregate) {
@@ -151,26 +142,25 @@ void Sema::check_speculation_order(const Clause& clause) {
       continue;
     }
     const Expr& e = *stmt->expr;
-    if (e.kind != ExprKind::Call || !e.type || !e.type->is_void()) continue;
-    switch (e.func) {
-      case Func::Speculate:
+    if (e.kind != ExprKind::Call || !e.type->is_void()) continue;
+    std::string name(e.function->name());
+    switch (e.function->speculation()) {
+      case Role::Speculate:
         if (speculating) fail(e.loc, "speculate( ) may not follow speculate( )");
         if (recorded) fail(e.loc, "speculate( ) may not follow data-recording actions");
         if (committing) fail(e.loc, "speculate( ) may not follow commit( ) or discard( )");
         speculating = true;
         break;
-      case Func::Commit:
-      case Func::Discard:
-        if (recorded) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow data-recording actions");
-        if (speculating) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow speculate( )");
+      case Role::Finish:
+        if (recorded) fail(e.loc, name + "( ) may not follow data-recording actions");
+        if (speculating) fail(e.loc, name + "( ) may not follow speculate( )");
         committing = true;
         break;
-      case Func::Exit:
-      case Func::System:
-      case Func::Raise:
-        if (speculating) fail(e.loc, std::string(func_name(e.func)) + "( ) may not follow speculate( )");
+      case Role::Exclusive:
+        if (speculating) fail(e.loc, name + "( ) may not follow speculate( )");
         break;
-      default:
+      case Role::Data:
+      case Role::None:
         if (committing) fail(e.loc, "data-recording actions may not follow commit( ) or discard( )");
         recorded = true;
         break;

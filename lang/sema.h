@@ -3,13 +3,16 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
-#include "ast.h"
-#include "frontend.h"
-#include "lang/printf_spec.h"
-#include "program.h"
+#include "abi/printf_spec.h"
+#include "lang/ast.h"
+#include "lang/checker.h"
+#include "lang/frontend.h"
+#include "lang/program.h"
 
 namespace dsched::lang {
 
@@ -27,15 +30,32 @@ struct InlineConstant {
   ExprPtr value;  // checked expression
 };
 
-class Sema {
+class Sema : public Checker {
  public:
-  Sema(Program& program, const FrontendOptions& options, std::vector<TopItem*> items);
+  Sema(Program& program, const FrontendOptions& options, ProbeCatalog& catalog, std::vector<TopItem*> items);
   void run();
+
+  // ---- Checker, for the built-ins' checks ----
+  Program& program() override { return program_; }
+  TypeUniverse& types() override { return types_; }
+  const Type* type(std::string_view text, SourceRange where) override {
+    return resolve_type_text(std::string(text), where);
+  }
+  void value(ExprPtr& e) override { check_value(e); }
+  void scalar(ExprPtr& e, std::string_view context) override { check_scalar(e, std::string(context).c_str()); }
+  void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }
+  void to_string(ExprPtr& e) override;
+  int64_t constant(ExprPtr& e, std::string_view what) override {
+    return constant_integer(e, std::string(what).c_str());
+  }
+  const Aggregation& aggregation(Expr& reference) override;
+  void format(Expr& call, size_t format_index, const Aggregation* printa_target) override;
 
  private:
   // ---- declarations.cc ----
   void declare_builtin_types();
   void pragma(const PragmaSyntax& pragma);
+  void depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& words);
   void declaration(DeclarationSyntax& decl);
   void translator(TranslatorSyntax& syntax);
   const Type* resolve_spec(const DeclSpec& spec);
@@ -43,6 +63,7 @@ class Sema {
                                  std::vector<const Type*>* key_types);
   const Type* resolve_type_name(const TypeName& name);
   const Type* resolve_type_text(const std::string& text, SourceRange loc);
+  const Type* parse_type_text(const std::string& text, SourceRange loc);
   const Type* record_type(const RecordSpec& spec);
   const Type* enum_type(const EnumSpec& spec);
   int64_t constant_integer(ExprPtr& e, const char* what);
@@ -78,9 +99,7 @@ class Sema {
   void check_assoc_keys(ExprPtr& e, Variable* existing);
   const Type* storable(const Type* type, SourceRange loc);
   void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
-  void use_builtin(Builtin builtin);
   void probe_arg(ExprPtr& e, int64_t index);
-  void to_string(ExprPtr& e);             // wraps a char sequence in stringof()
 
   // ---- translators.cc ----
   struct PendingTranslation {
@@ -92,14 +111,12 @@ class Sema {
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
   std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);
-  const probes::ArgSpec& arg_spec(int64_t index, SourceRange loc);
+  ExprPtr translated_value(const Translator& t, const std::string& member, const Expr& input, SourceRange use);
+  const ProbeArg& arg_spec(int64_t index, SourceRange loc);
 
   // ---- sema_calls.cc ----
   void check_call(ExprPtr& e);
   void check_aggregation(Stmt& stmt);
-  void check_agg_ref(Expr& e);
-  // printf()/system() arguments, or a printa() format against its aggregation's keys.
-  void check_format(Expr& call, size_t format_index, const Aggregation* printa_target);
   static printf_spec::ArgType format_arg_type(const Type* type);
 
   // ---- constants.cc ----
@@ -108,6 +125,7 @@ class Sema {
   Program& program_;
   TypeUniverse& types_;
   const FrontendOptions& options_;
+  ProbeCatalog& catalog_;
   std::vector<TopItem*> items_;
 
   std::map<std::string, const Type*> typedefs_;
@@ -115,10 +133,14 @@ class Sema {
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
   std::map<std::string, InlineConstant> inlines_;
+  std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<std::unique_ptr<Translator>> translators_;
   std::map<std::string, int> variable_index_[3];
   std::map<std::string, int> aggregation_index_;
 
+  // Checked translator members, by translator, member and input type, for inputs whose value the
+  // check cannot depend on (a probe argument, a built-in variable): later uses copy them.
+  std::map<std::tuple<const Translator*, std::string, const Type*>, ExprPtr> translated_;
   Clause* clause_ = nullptr;  // the clause being checked
   std::vector<std::pair<std::string, const Expr*>> bindings_;  // translator inputs in scope
 };

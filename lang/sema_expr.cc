@@ -4,9 +4,9 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "builtins.h"
-#include "diagnostics.h"
-#include "sema.h"
+#include "lang/builtins/builtin.h"
+#include "lang/diagnostics.h"
+#include "lang/sema.h"
 
 namespace dsched::lang {
 namespace {
@@ -36,14 +36,9 @@ ExprPtr wrap(ExprKind kind, ExprPtr operand, const Type* type) {
 
 }  // namespace
 
-void Sema::use_builtin(Builtin builtin) { program_.builtins_used.insert(builtin); }
-
 void Sema::to_string(ExprPtr& e) {
   if (e->type->is_string()) return;
-  ExprPtr call = wrap(ExprKind::Call, std::move(e), types_.string_type());
-  call->func = Func::Stringof;
-  call->text = "stringof";
-  e = std::move(call);
+  e = wrap(ExprKind::Cast, std::move(e), types_.string_type());
 }
 
 void Sema::check_value(ExprPtr& e) {
@@ -173,6 +168,7 @@ void Sema::check_ident(ExprPtr& e) {
       SourceRange loc = e->loc;
       e = clone(*it->second);
       e->loc = loc;
+      e->translator_input = true;
       return;
     }
   }
@@ -186,17 +182,13 @@ void Sema::check_ident(ExprPtr& e) {
     e = make_int(uint64_t(it->second.first), it->second.second, e->loc);
     return;
   }
-  if (auto builtin = find_builtin(name)) {
-    switch (*builtin) {
-      case Builtin::Args: fail(e->loc, "args must be indexed: args[0], args[1]...");
-      case Builtin::Curlwpsinfo: case Builtin::Curpsinfo: case Builtin::Curcpu:
-        fail(e->loc, name + " is translated: use it as " + name + "->member");
-      default: break;
-    }
+  if (name == "args") fail(e->loc, "args must be indexed: args[0], args[1]...");
+  if (const BuiltinVariable* builtin = find_builtin_variable(name)) {
+    if (builtin->translation()) fail(e->loc, name + " is translated: use it as " + name + "->member");
     e->kind = ExprKind::Builtin;
-    e->builtin = *builtin;
-    e->type = resolve_type_text(builtin_type(*builtin), e->loc);
-    use_builtin(*builtin);
+    e->variable = builtin;
+    e->type = resolve_type_text(builtin->type(), e->loc);
+    builtin->check(*this, *e);
     return;
   }
   if (Variable* v = find_variable(VarScope::Global, name)) {
@@ -301,8 +293,7 @@ void Sema::check_index(ExprPtr& e) {
       probe_arg(e, index);
       return;
     }
-    if (!find_builtin(base->text) && !inlines_.count(base->text) &&
-        !enum_constants_.count(base->text)) {
+    if (!is_reserved_variable_name(base->text) && !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
       Variable* v = find_variable(VarScope::Global, base->text);
       if (!v) fail(base->loc, "failed to resolve " + base->text + ": Unknown variable name");
       if (!v->key_types.empty()) {
@@ -448,7 +439,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
   switch (target->kind) {
     case ExprKind::Ident: {
       const std::string& name = target->text;
-      if (find_builtin(name)) fail(target->loc, "cannot assign to built-in variable " + name);
+      if (is_reserved_variable_name(name)) fail(target->loc, "cannot assign to built-in variable " + name);
       if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
         fail(target->loc, name + " is a constant and cannot be assigned");
       Variable* v = find_variable(VarScope::Global, name);
@@ -469,7 +460,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     }
     case ExprKind::Index: {
       Expr* base = target->operand(0);
-      if (base->kind == ExprKind::Ident && !find_builtin(base->text) && !is_bound(bindings_, base->text) &&
+      if (base->kind == ExprKind::Ident && !is_reserved_variable_name(base->text) && !is_bound(bindings_, base->text) &&
           !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
         Variable* v = find_variable(VarScope::Global, base->text);
         if (v && v->key_types.empty()) fail(target->loc, base->text + " is not an associative array");

@@ -1,9 +1,9 @@
 // Translated arguments: args[N] of sched/proc probes, curlwpsinfo, curpsinfo, curcpu and
 // xlate<T>(x). A member read through one of them becomes the translator's expression for that
 // member, with the translator's input replaced by the native value (a ProbeArg, curthread or cpu).
-#include "builtins.h"
-#include "diagnostics.h"
-#include "sema.h"
+#include "lang/builtins/builtin.h"
+#include "lang/diagnostics.h"
+#include "lang/sema.h"
 
 namespace dsched::lang {
 namespace {
@@ -21,21 +21,24 @@ bool input_accepts(const Type* declared, const Type* given) {
   return declared == given;
 }
 
-ExprPtr builtin_node(Builtin builtin, const Type* type, SourceRange loc) {
+ExprPtr builtin_node(const BuiltinVariable* builtin, const Type* type, SourceRange loc) {
   ExprPtr e = make_expr(ExprKind::Builtin, loc);
-  e->builtin = builtin;
+  e->variable = builtin;
+  e->text = std::string(builtin->name());
   e->type = type;
   return e;
 }
 
+std::string translated_type(const ProbeArg& arg) { return arg.translated.empty() ? arg.native : arg.translated; }
+
 }  // namespace
 
-const probes::ArgSpec& Sema::arg_spec(int64_t index, SourceRange loc) {
+const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
   if (!clause_) fail(loc, "args[] can only be used in a probe clause");
   if (clause_->probes.empty()) fail(loc, "args[] needs a probe");
-  const probes::ArgSpec* first = nullptr;
-  const probes::Probe* first_probe = nullptr;
-  for (const probes::Probe* probe : clause_->probes) {
+  const ProbeArg* first = nullptr;
+  const Probe* first_probe = nullptr;
+  for (const Probe* probe : clause_->probes) {
     if (index < 0 || size_t(index) >= probe->args.size()) {
       std::string count = probe->args.empty() ? "no arguments"
                           : probe->args.size() == 1 ? "1 argument"
@@ -43,32 +46,29 @@ const probes::ArgSpec& Sema::arg_spec(int64_t index, SourceRange loc) {
       fail(loc, "args[" + std::to_string(index) + "] is not defined for probe " +
                     probe->provider + ":::" + probe->name + " (it has " + count + ")");
     }
-    const probes::ArgSpec& spec = probe->args[size_t(index)];
+    const ProbeArg& spec = probe->args[size_t(index)];
     if (!first) {
       first = &spec;
       first_probe = probe;
       continue;
     }
-    auto text = [](const probes::ArgSpec& s) {
-      return std::string(s.translated_type ? s.translated_type : s.native_type);
-    };
-    if (text(spec) != text(*first) || std::string(spec.native_type) != first->native_type)
+    if (translated_type(spec) != translated_type(*first) || spec.native != first->native)
       fail(loc, "args[" + std::to_string(index) + "] has different types in the probes of this clause (" +
-                    text(*first) + " in " + first_probe->name + ", " + text(spec) + " in " + probe->name + ")");
+                    translated_type(*first) + " in " + first_probe->name + ", " + translated_type(spec) + " in " +
+                    probe->name + ")");
   }
   return *first;
 }
 
 void Sema::probe_arg(ExprPtr& e, int64_t index) {
-  const probes::ArgSpec& spec = arg_spec(index, e->loc);
-  if (spec.translated_type)
-    fail(e->loc, "args[" + std::to_string(index) + "] is a translated " + spec.translated_type +
+  const ProbeArg& spec = arg_spec(index, e->loc);
+  if (!spec.translated.empty())
+    fail(e->loc, "args[" + std::to_string(index) + "] is a translated " + spec.translated +
                      ": read its members with args[" + std::to_string(index) + "]->member");
   SourceRange loc = e->loc;
   e = make_expr(ExprKind::ProbeArg, loc);
   e->id = int(index);
-  e->type = resolve_type_text(spec.native_type, loc);
-  use_builtin(Builtin::Args);
+  e->type = resolve_type_text(spec.native, loc);
 }
 
 const Type* Sema::translator_input(Translator& t) {
@@ -83,13 +83,12 @@ const Translator* Sema::find_translator(const Type* output, const Type* input, S
 }
 
 std::optional<Sema::PendingTranslation> Sema::translate_probe_arg(int64_t index, SourceRange loc) {
-  const probes::ArgSpec& spec = arg_spec(index, loc);
-  if (!spec.translated_type) return std::nullopt;
-  const Type* pointer = resolve_type_text(spec.translated_type, loc);
+  const ProbeArg& spec = arg_spec(index, loc);
+  if (spec.translated.empty()) return std::nullopt;
+  const Type* pointer = resolve_type_text(spec.translated, loc);
   ExprPtr input = make_expr(ExprKind::ProbeArg, loc);
   input->id = int(index);
-  input->type = resolve_type_text(spec.native_type, loc);
-  use_builtin(Builtin::Args);
+  input->type = resolve_type_text(spec.native, loc);
   const Translator* t = find_translator(pointer->target, input->type, loc);
   return PendingTranslation{t, std::move(input)};
 }
@@ -117,23 +116,12 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     return translate_probe_arg(index, base->loc);
   }
   if (base->kind == ExprKind::Ident) {
-    const char* output_name = nullptr;
-    Builtin input_builtin = Builtin::Curthread;
-    const char* input_type = "struct task_struct *";
-    if (base->text == "curlwpsinfo") {
-      output_name = "lwpsinfo_t";
-    } else if (base->text == "curpsinfo") {
-      output_name = "psinfo_t";
-    } else if (base->text == "curcpu") {
-      output_name = "cpuinfo_t";
-      input_builtin = Builtin::Cpu;
-      input_type = "processorid_t";
-    }
-    if (!output_name) return std::nullopt;
-    use_builtin(*find_builtin(base->text));
-    use_builtin(input_builtin);
-    ExprPtr input = builtin_node(input_builtin, resolve_type_text(input_type, base->loc), base->loc);
-    const Translator* t = find_translator(resolve_type_text(output_name, base->loc), input->type, base->loc);
+    const BuiltinVariable* variable = find_builtin_variable(base->text);
+    if (!variable || !variable->translation()) return std::nullopt;
+    BuiltinVariable::Translation translation = *variable->translation();
+    const BuiltinVariable* input_variable = find_builtin_variable(translation.input);
+    ExprPtr input = builtin_node(input_variable, resolve_type_text(input_variable->type(), base->loc), base->loc);
+    const Translator* t = find_translator(resolve_type_text(translation.output, base->loc), input->type, base->loc);
     return PendingTranslation{t, std::move(input)};
   }
   if (base->kind == ExprKind::Xlate) {
@@ -152,24 +140,45 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
   return std::nullopt;
 }
 
+// A copy of `e` with every substituted translator input replaced by a copy of `input`.
+static ExprPtr with_input(const Expr& e, const Expr& input) {
+  return clone(e, [&](const Expr& node) -> ExprPtr {
+    if (!node.translator_input) return nullptr;
+    ExprPtr replaced = clone(input);
+    replaced->loc = node.loc;
+    replaced->translator_input = true;
+    return replaced;
+  });
+}
+
+ExprPtr Sema::translated_value(const Translator& t, const std::string& name, const Expr& input, SourceRange use) {
+  bool cacheable = input.kind == ExprKind::ProbeArg || input.kind == ExprKind::Builtin;
+  auto key = std::make_tuple(&t, name, input.type);
+  if (cacheable)
+    if (auto hit = translated_.find(key); hit != translated_.end()) return with_input(*hit->second, input);
+  auto it = t.members.find(name);
+  if (it == t.members.end())
+    fail(use, "the translator to " + type_name(t.output) + " does not define member " + name);
+  ExprPtr value = clone(*it->second->value);
+  bindings_.emplace_back(t.input_name, &input);
+  try {
+    check_value(value);
+  } catch (const CompileError& error) {
+    // The translator is library code: report the use, which is what the user can change.
+    fail(use, "cannot read " + name + " through the translator to " + type_name(t.output) + ": " + error.what());
+  }
+  bindings_.pop_back();
+  if (cacheable) translated_[key] = clone(*value);
+  return value;
+}
+
 void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
   const Translator& t = *pending.translator;
   const std::string& name = e->text;
   auto declared = t.output->find_member(name);
   if (!declared) fail(e->loc, type_name(t.output) + " has no member named " + name);
+  ExprPtr value = translated_value(t, name, *pending.input, e->loc);
   auto it = t.members.find(name);
-  if (it == t.members.end())
-    fail(e->loc, "the translator to " + type_name(t.output) + " does not define member " + name);
-  ExprPtr value = clone(*it->second->value);
-  bindings_.emplace_back(t.input_name, pending.input.get());
-  try {
-    check_value(value);
-  } catch (const CompileError& error) {
-    // The translator is library code: report the use, which is what the user can change.
-    fail(e->loc, "cannot read " + name + " through the translator to " + type_name(t.output) +
-                     ": " + error.what());
-  }
-  bindings_.pop_back();
   const Type* want = declared->type;
   const Type* got = value->type;
   if (want->is_integer() && got->is_integer() && got->size == want->size &&

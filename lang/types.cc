@@ -11,7 +11,7 @@ bool Type::is_char_sequence() const {
          target->kind == TypeKind::Integer && target->size == 1;
 }
 
-const std::vector<Member>& Type::members() const {
+const std::vector<Member>& Type::loaded_members() const {
   if (!members_loaded_) {
     members_loaded_ = true;
     btf_->load_members(*this);
@@ -19,17 +19,38 @@ const std::vector<Member>& Type::members() const {
   return members_;
 }
 
+void Type::convert_type(Member& member) const {
+  if (!member.type) member.type = btf_->convert(member.btf_type);
+}
+
+const std::vector<Member>& Type::members() const {
+  loaded_members();
+  for (Member& member : members_) convert_type(member);
+  return members_;
+}
+
 std::optional<Member> Type::find_member(const std::string& member_name) const {
-  for (const Member& member : members()) {
-    if (member.name == member_name) return member;
-    if (member.name.empty() && member.type->is_record()) {
-      if (auto inner = member.type->find_member(member_name)) {
-        inner->offset_bits += member.offset_bits;
-        return inner;
+  if (!indexed_) {
+    indexed_ = true;
+    loaded_members();
+    for (Member& member : members_) {
+      if (!member.name.empty()) {
+        member_index_.emplace(member.name, member);
+        continue;
+      }
+      convert_type(member);
+      if (!member.type->is_record()) continue;
+      member.type->find_member("");  // builds the inner index
+      for (auto [name, inner] : member.type->member_index_) {
+        inner.offset_bits += member.offset_bits;
+        member_index_.emplace(name, inner);
       }
     }
   }
-  return std::nullopt;
+  auto it = member_index_.find(member_name);
+  if (it == member_index_.end()) return std::nullopt;
+  convert_type(it->second);
+  return it->second;
 }
 
 std::string type_name(const Type* type) {
@@ -161,6 +182,8 @@ Type* TypeUniverse::new_record(TypeKind kind, const std::string& tag) {
 
 void TypeUniverse::set_members(Type* record, std::vector<Member> members, uint64_t size) {
   record->members_ = std::move(members);
+  record->member_index_.clear();
+  record->indexed_ = false;
   record->size = size;
   record->complete = true;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace dsched::lang {
@@ -29,9 +30,10 @@ enum class TypeKind {
 
 struct Member {
   std::string name;            // empty for an anonymous struct/union member
-  const Type* type = nullptr;
+  const Type* type = nullptr;  // null until needed for a kernel struct's member: see btf_type
   uint64_t offset_bits = 0;    // from the start of the enclosing struct
   uint32_t bitfield_bits = 0;  // 0 unless a bit-field
+  uint32_t btf_type = 0;       // a kernel member's type in BTF, converted when first needed
 };
 
 struct Type {
@@ -56,8 +58,9 @@ struct Type {
   // char[N] and char *: text that stringof() turns into a D string.
   bool is_char_sequence() const;
 
-  // Struct/union members, in declaration order. Kernel structs load theirs on first call, so a
-  // script that names task_struct does not convert the types of its 250 members.
+  // Struct/union members, in declaration order, every type converted. Kernel structs load theirs
+  // on first need, and find_member() converts only the member it finds, so a script that reads two
+  // members of task_struct does not convert the types of its 250.
   const std::vector<Member>& members() const;
   // Finds a member by name, looking through anonymous struct/union members; the returned
   // offset is relative to this type.
@@ -66,9 +69,15 @@ struct Type {
  private:
   friend class TypeUniverse;
   friend class BtfTypes;
+  const std::vector<Member>& loaded_members() const;  // types possibly not converted yet
+  void convert_type(Member& member) const;
   mutable std::vector<Member> members_;
   mutable bool members_loaded_ = true;
-  const BtfTypes* btf_ = nullptr;  // set while members_ are still to be loaded from BTF
+  // Every member by name, anonymous members' members included (first declared wins), built on the
+  // first lookup: kernel structs have hundreds of members and scripts read a few many times.
+  mutable std::unordered_map<std::string, Member> member_index_;
+  mutable bool indexed_ = false;
+  const BtfTypes* btf_ = nullptr;  // kernel structs: where members and their types come from
 };
 
 // "int", "uint64_t", "struct task_struct *", "char [16]", "string".

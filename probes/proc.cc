@@ -1,29 +1,160 @@
 // proc provider: process and thread life cycle, typed as in DTrace's documentation.
-#include "registry.h"
+//   create, lwp-create   tp_btf/sched_process_fork(parent, child): a new process / a new thread
+//   exec-success         tp_btf/sched_process_exec(task, old_pid, bprm)
+//   exit, lwp-exit       tp_btf/sched_process_exit(task, ...): the last thread / any other thread
+//   start, lwp-start     the new task's first sched_switch onto a CPU (marked at fork), in its context
+//   signal-send          tp_btf/signal_generate(sig, info, task, group, result)
+#include <linux/bpf.h>
+
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/hook.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/maps.h"
+#include "lang/codegen/programs.h"
+#include "lang/provider.h"
 
 namespace dsched::probes {
+namespace {
 
-const ProviderTable& proc_provider() {
-  constexpr const char* kTask = "struct task_struct *";
-  static const ProviderTable table{
-      "proc",
-      "vmlinux",
-      {
-          {"create", {{kTask, "psinfo_t *", ArgSource::ChildTask}}},
-          {"exec-success", {}},
-          {"exit", {{"int", nullptr, ArgSource::ExitReason}}},
-          {"lwp-create",
-           {{kTask, "lwpsinfo_t *", ArgSource::ChildTask},
-            {kTask, "psinfo_t *", ArgSource::ChildTask}}},
-          {"lwp-exit", {}},
-          {"lwp-start", {}},
-          {"signal-send",
-           {{kTask, "lwpsinfo_t *", ArgSource::SignalTarget},
-            {kTask, "psinfo_t *", ArgSource::SignalTarget},
-            {"int", nullptr, ArgSource::SignalNumber}}},
-          {"start", {}},
-      }};
-  return table;
+using codegen::Lowering;
+using codegen::tracepoint_arg;
+
+constexpr const char* kFork = "tp_btf/sched_process_fork";
+constexpr const char* kSwitch = "tp_btf/sched_switch";
+constexpr int kSwitchNext = 2;
+constexpr int kStartOrder = 3;  // after the sched provider's probes on the same switch
+constexpr const char* kTask = "struct task_struct *";
+
+llvm::Value* task_field(Lowering& l, llvm::Value* task, const std::vector<const char*>& path) {
+  return l.exprs.kernel_field(task, "task_struct", path);
 }
 
+// CLD_EXITED, CLD_KILLED, CLD_DUMPED from the task's exit code, as wait(2) decodes it.
+llvm::Value* exit_reason(Lowering& l, llvm::Value* task) {
+  auto& b = l.ir.b();
+  llvm::Value* code = task_field(l, task, {"exit_code"});
+  llvm::Value* signal = b.CreateAnd(code, l.ir.const64(0x7f));
+  llvm::Value* dumped = b.CreateICmpNE(b.CreateAnd(code, l.ir.const64(0x80)), l.ir.const64(0));
+  llvm::Value* killed = b.CreateSelect(dumped, l.ir.const64(3), l.ir.const64(2));
+  return b.CreateSelect(b.CreateICmpEQ(signal, l.ir.const64(0)), l.ir.const64(1), killed);
+}
+
+llvm::Value* is_thread(Lowering& l, llvm::Value* task) {
+  return l.ir.b().CreateICmpNE(task_field(l, task, {"pid"}), task_field(l, task, {"tgid"}));
+}
+
+class ForkHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {kFork}; }
+  llvm::Value* arg(Lowering& l, int) const override { return tracepoint_arg(l, 1); }  // the child
+  llvm::Value* guard(Lowering& l) const override {
+    llvm::Value* thread = is_thread(l, tracepoint_arg(l, 1));
+    return l.firing.probe().name == "lwp-create" ? thread : l.ir.b().CreateNot(thread);
+  }
+};
+
+class ExecHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/sched_process_exec"}; }
+};
+
+class ExitHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/sched_process_exit"}; }
+  llvm::Value* arg(Lowering& l, int) const override { return exit_reason(l, tracepoint_arg(l, 0)); }
+  llvm::Value* guard(Lowering& l) const override {
+    // The process is gone when its last thread exits: no live threads remain in its signal struct.
+    llvm::Value* live = task_field(l, tracepoint_arg(l, 0), {"signal", "live"});
+    llvm::Value* last = l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(live, l.ir.const64(0xffffffff)), l.ir.const64(0));
+    return l.firing.probe().name == "exit" ? last : l.ir.b().CreateNot(last);
+  }
+};
+
+class SignalHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/signal_generate"}; }
+  llvm::Value* arg(Lowering& l, int index) const override {
+    if (index < 2) return tracepoint_arg(l, 2);  // the task receiving the signal
+    return l.ir.b().CreateAnd(tracepoint_arg(l, 0), l.ir.const64(0xffffffff));
+  }
+};
+
+// start/lwp-start: fork marks the child (1: process, 2: thread) in task storage; the first switch
+// onto a CPU of a marked task fires the probe in the new task's context and clears the mark.
+class StartHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {kFork, kSwitch}; }
+  int attach_order(const lang::Probe&) const override { return kStartOrder; }
+  bool context_is_current(const lang::Probe&) const override { return false; }
+  llvm::Value* context_task(Lowering& l) const override { return tracepoint_arg(l, kSwitchNext); }
+
+  void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    llvm::GlobalVariable* marks =
+        l.maps.hook_map({"proc_new_task", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, 8, BPF_F_NO_PREALLOC, true});
+    if (section == kFork) {
+      llvm::Value* child = tracepoint_arg(l, 1);
+      llvm::Value* mark = b.CreateSelect(is_thread(l, child), ir.const64(2), ir.const64(1));
+      llvm::Value* slot = ir.helper(BPF_FUNC_task_storage_get, {marks, b.CreateIntToPtr(child, ir.ptr()), ir.null(),
+                                                                ir.const64(BPF_LOCAL_STORAGE_GET_F_CREATE)});
+      ir.when(b.CreateICmpNE(slot, ir.const64(0)), [&] { b.CreateStore(mark, b.CreateIntToPtr(slot, ir.ptr())); });
+      return;
+    }
+    llvm::Value* next = tracepoint_arg(l, kSwitchNext);
+    llvm::Value* slot =
+        ir.helper(BPF_FUNC_task_storage_get, {marks, b.CreateIntToPtr(next, ir.ptr()), ir.null(), ir.const64(0)});
+    ir.when(b.CreateICmpNE(slot, ir.const64(0)), [&] {
+      llvm::Value* word = b.CreateIntToPtr(slot, ir.ptr());
+      llvm::Value* mark = b.CreateLoad(ir.i64(), word);
+      b.CreateStore(ir.const64(0), word);
+      for (const lang::Probe* probe : probes) {
+        int64_t wanted = probe->name == "lwp-start" ? 2 : 1;
+        ir.when(b.CreateICmpEQ(mark, ir.const64(wanted)), [&] { l.programs.fire(*probe); });
+      }
+    });
+  }
+};
+
+class ProcProvider : public lang::Provider {
+ public:
+  std::string_view name() const override { return "proc"; }
+
+  std::vector<lang::Probe> probes() const override {
+    auto probe = [&](const char* name, std::vector<lang::ProbeArg> args) {
+      return lang::Probe{0, "proc", "vmlinux", "", name, std::move(args), "", this};
+    };
+    return {
+        probe("create", {{kTask, "psinfo_t *"}}),
+        probe("exec-success", {}),
+        probe("exit", {{"int", ""}}),
+        probe("lwp-create", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}}),
+        probe("lwp-exit", {}),
+        probe("lwp-start", {}),
+        probe("signal-send", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}, {"int", ""}}),
+        probe("start", {}),
+    };
+  }
+
+  const codegen::Hook& hook(const lang::Probe& probe) const override {
+    const std::string& name = probe.name;
+    if (name == "create" || name == "lwp-create") return fork_;
+    if (name == "exec-success") return exec_;
+    if (name == "exit" || name == "lwp-exit") return exit_;
+    if (name == "signal-send") return signal_;
+    return start_;
+  }
+
+ private:
+  ForkHook fork_;
+  ExecHook exec_;
+  ExitHook exit_;
+  SignalHook signal_;
+  StartHook start_;
+};
+
+const lang::RegisteredProvider<ProcProvider> registered;
+
+}  // namespace
 }  // namespace dsched::probes

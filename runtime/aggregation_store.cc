@@ -8,18 +8,18 @@
 
 namespace dsched {
 
-AggregationStore::AggregationStore(const std::vector<output::AggregationSpec>& specs, const LoadedObject& object)
+AggregationStore::AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object)
     : cpus_(libbpf_num_possible_cpus()) {
-  for (const output::AggregationSpec& spec : specs) {
+  for (const abi::AggregationSpec& spec : specs) {
     aggregations_.emplace_back(spec);
-    fds_.push_back(object.map_fd("agg_" + std::to_string(spec.id)));
+    fds_.push_back(object.map_fd(abi::aggregation_map_name(spec.id)));
   }
 }
 
-output::Aggregation& AggregationStore::refresh(uint32_t id) {
-  output::Aggregation& agg = aggregations_.at(id);
+abi::Aggregation& AggregationStore::refresh(uint32_t id) {
+  abi::Aggregation& agg = aggregations_.at(id);
   agg.reset();
-  const output::AggregationSpec& spec = agg.spec();
+  const abi::AggregationSpec& spec = agg.spec();
   std::vector<uint64_t> values(spec.value_words() * cpus_);
   int fd = fds_.at(id);
   if (spec.keys.empty()) {
@@ -39,17 +39,17 @@ output::Aggregation& AggregationStore::refresh(uint32_t id) {
   return agg;
 }
 
-std::vector<const output::Aggregation*> AggregationStore::refresh_all() {
-  std::vector<const output::Aggregation*> all;
+std::vector<const abi::Aggregation*> AggregationStore::refresh_all() {
+  std::vector<const abi::Aggregation*> all;
   for (uint32_t id = 0; id < aggregations_.size(); ++id) all.push_back(&refresh(id));
   return all;
 }
 
 void AggregationStore::clear(uint32_t id) {
-  output::Aggregation& agg = refresh(id);
+  abi::Aggregation& agg = refresh(id);
   std::vector<uint64_t> zeroes(agg.spec().value_words() * cpus_);
   uint32_t zero = 0;
-  for (const output::AggEntry& entry : agg.entries()) {
+  for (const abi::AggEntry& entry : agg.entries()) {
     const void* key = agg.spec().keys.empty() ? static_cast<const void*>(&zero) : entry.key.data();
     bpf_map_update_elem(fds_.at(id), key, zeroes.data(), BPF_EXIST);
   }
@@ -57,7 +57,7 @@ void AggregationStore::clear(uint32_t id) {
 }
 
 void AggregationStore::trunc(uint32_t id, int64_t n) {
-  output::Aggregation& agg = refresh(id);
+  abi::Aggregation& agg = refresh(id);
   for (const std::string& key : agg.trunc(n)) {
     if (agg.spec().keys.empty()) {
       clear(id);

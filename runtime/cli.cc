@@ -28,10 +28,13 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
     case 'x': {
       auto eq = value.find('=');
       if (eq == 0 || value.empty()) return CliError{"invalid option -x " + value};
-      if (eq == std::string::npos)
-        inv.options.emplace_back(value, "");
-      else
-        inv.options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+      std::string name = value.substr(0, eq);
+      std::optional<std::string> given;
+      if (eq != std::string::npos) given = value.substr(eq + 1);
+      abi::OptionValue parsed;
+      std::string error;
+      if (!abi::parse_option(name, given, &parsed, &error)) return CliError{error};
+      inv.options.set(name, parsed);
       break;
     }
     case 'c': inv.command = value; break;
@@ -47,7 +50,8 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
     case 'D': inv.cpp_args.push_back("-D" + value); break;
     case 'U': inv.cpp_args.push_back("-U" + value); break;
     case 'I': inv.cpp_args.push_back("-I" + value); break;
-    case 'q': inv.options.emplace_back("quiet", ""); break;
+    case 'q': inv.options.set("quiet", abi::OptionValue{abi::OptionKind::Flag, 1, ""}); break;
+    case 'S': inv.dump = "llvm"; break;
     case 'e': inv.mode = Invocation::Mode::CompileOnly; break;
     case 'l': inv.mode = Invocation::Mode::List; break;
     case 'h': inv.mode = Invocation::Mode::Help; break;
@@ -86,6 +90,12 @@ Result parse_command_line(const std::vector<std::string>& args) {
     if (arg == "--version") { inv.mode = Invocation::Mode::Version; continue; }
     if (arg == "--demo") { inv.mode = Invocation::Mode::Demo; continue; }
     if (arg == "--demo-workload") { inv.mode = Invocation::Mode::DemoWorkload; continue; }
+    if (arg.starts_with("--dump=")) {
+      inv.dump = arg.substr(7);
+      if (*inv.dump != "ast" && *inv.dump != "types" && *inv.dump != "ir")
+        return fail("invalid --dump stage '" + *inv.dump + "': use ast, types or ir");
+      continue;
+    }
     if (arg[1] == '-') return fail("invalid option '" + arg + "'");
     // A cluster of short flags, e.g. -qs file or -xquiet.
     for (size_t j = 1; j < arg.size(); ++j) {
@@ -112,7 +122,7 @@ Result parse_command_line(const std::vector<std::string>& args) {
 }
 
 std::string usage_text() {
-  return "Usage: dsched [-CeHlqvwZ] [-c cmd] [-D name[=def]] [-I path] [-o output] [-p pid]\n"
+  return "Usage: dsched [-CelqSvwZ] [-c cmd] [-D name[=def]] [-I path] [-o output] [-p pid]\n"
          "              [-x opt[=val]] [-U name] [-n description] [-P provider] [-s script] [args ...]\n"
          "       dsched ctprof capture|compare|show|metric-list ...\n"
          "       dsched timeline -o file [-d duration] [-c cmd | -p pid] ...  (see dsched timeline --help)\n"
@@ -130,11 +140,14 @@ std::string usage_text() {
          "\t-P  enable or list probes matching the specified provider name\n"
          "\t-q  set quiet mode (only output explicitly traced data)\n"
          "\t-s  enable or list probes for the specified D program\n"
+         "\t-S  print the compiled program (LLVM IR, as optimised for BPF)\n"
          "\t-U  undefine symbol when invoking preprocessor\n"
          "\t-v  set verbose mode (report stability attributes, arguments)\n"
          "\t-w  permit destructive actions\n"
          "\t-x  enable or modify compiler and tracing options\n"
          "\t-Z  permit probe descriptions that match zero probes\n"
+         "\t--dump=ast|types|ir  print a stage of the compile: the parse tree, the typed program,\n"
+         "\t           or the LLVM IR as generated\n"
          "\t--version  print the version and exit\n"
          "\t--demo     run the built-in demonstration (a seed script on a short workload)\n";
 }

@@ -3,8 +3,9 @@
 
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "abi/options.h"
 
 namespace dsched {
 
@@ -20,7 +21,7 @@ struct Invocation {
   Mode mode = Mode::Run;
   std::vector<ProgramPiece> pieces;
   std::vector<std::string> script_args;  // positional arguments: $1, $2, ...
-  std::vector<std::pair<std::string, std::string>> options;  // -x name[=value], -q as quiet
+  abi::Options options;                    // -x name[=value] (checked), -q as quiet
   std::vector<std::string> cpp_args;      // -D, -U, -I, kept in their flag form
   bool preprocess = false;                // -C
   bool destructive = false;               // -w
@@ -31,6 +32,8 @@ struct Invocation {
   std::string output_path;                // -o
   std::vector<std::string> ctprof_args;   // everything after `ctprof`
   std::vector<std::string> timeline_args; // everything after `timeline`
+  // -S (the LLVM IR as optimised) or --dump=ast|types|ir: a compile stage to print.
+  std::optional<std::string> dump;
 };
 
 struct CliError {

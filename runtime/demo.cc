@@ -1,7 +1,8 @@
 #include "runtime/demo.h"
 
 #include <chrono>
-#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <thread>
 #include <unistd.h>
 
@@ -9,11 +10,11 @@
 
 namespace dsched {
 
-int run_demo(const std::function<int(const std::vector<std::string>&)>& run) {
+int run_demo(const std::function<int(const std::vector<std::string>&)>& run, std::ostream& out, std::ostream& err) {
   char path[] = "/tmp/dsched-demo-XXXXXX.d";
   int fd = mkstemps(path, 2);
   if (fd < 0) {
-    std::perror("dsched: cannot create the demo script");
+    err << "dsched: cannot create the demo script: " << std::strerror(errno) << "\n";
     return 1;
   }
   std::string_view script = kDemoScript;
@@ -24,8 +25,7 @@ int run_demo(const std::function<int(const std::vector<std::string>&)>& run) {
   int status = 1;
   if (written && n > 0) {
     self[n] = '\0';
-    std::printf("dsched --demo: where.d (run time per CPU, ns) over a 1-second ping-pong workload\n");
-    std::fflush(stdout);
+    out << "dsched --demo: where.d (run time per CPU, ns) over a 1-second ping-pong workload" << std::endl;
     status = run({"-s", path, "-c", std::string(self) + " --demo-workload"});
   }
   unlink(path);

@@ -3,13 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace dsched {
 
-// Runs the demo through `run` (the command-line entry point).
-int run_demo(const std::function<int(const std::vector<std::string>&)>& run);
+// Runs the demo through `run` (the command-line entry point); its banner goes to `out`, a failure
+// to prepare it to `err`.
+int run_demo(const std::function<int(const std::vector<std::string>&)>& run, std::ostream& out, std::ostream& err);
 
 // The workload process (`dsched --demo-workload`): ping-pong between two threads for ~1 s.
 int run_demo_workload();

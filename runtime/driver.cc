@@ -1,5 +1,6 @@
 #include "runtime/driver.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -8,17 +9,14 @@
 #include <memory>
 #include <sstream>
 
-#include "lang/codegen/codegen.h"
 #include "lang/frontend.h"
 #include "probes/ctprof/ctprof.h"
-#include "probes/registry.h"
 #include "runtime/cli.h"
 #include "runtime/demo.h"
+#include "runtime/output/text_output.h"
 #include "runtime/session.h"
-#include "runtime/target_process.h"
+#include "runtime/support/target_process.h"
 #include "runtime/timeline/timeline.h"
-#include "runtime/output/probe_lines.h"
-#include "stdlib.h"
 
 namespace dsched {
 namespace {
@@ -44,8 +42,9 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
 }
 
 // The D sources of the -s/-n/-P pieces, in order.
-bool gather_sources(const Invocation& inv, std::vector<lang::ScriptSource>& sources, std::string& error) {
-  for (const ProgramPiece& piece : inv.pieces) {
+bool gather_sources(const std::vector<ProgramPiece>& pieces, std::vector<lang::ScriptSource>& sources,
+                    std::string& error) {
+  for (const ProgramPiece& piece : pieces) {
     lang::ScriptSource source;
     switch (piece.kind) {
       case ProgramPiece::Kind::ScriptFile:
@@ -83,44 +82,42 @@ lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid) {
   return options;
 }
 
-void print_probe_list(const std::vector<const probes::Probe*>& probes) {
+void print_probe_list(const std::vector<const lang::Probe*>& probes) {
   std::printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-  for (const probes::Probe* p : probes)
+  for (const lang::Probe* p : probes)
     std::printf("%5u %10s %17s %33s %s\n", p->id, p->provider.c_str(), p->module.c_str(), p->function.c_str(),
                 p->name.c_str());
 }
 
 int list_probes(const Invocation& inv) {
-  auto& registry = probes::Registry::instance();
+  lang::ProbeCatalog catalog;
   if (inv.pieces.empty()) {
-    print_probe_list(registry.all());
+    print_probe_list(catalog.all());
     return 0;
   }
-  std::vector<const probes::Probe*> listed;
-  auto add = [&](const std::vector<const probes::Probe*>& found) {
-    for (const probes::Probe* p : found)
+  std::vector<const lang::Probe*> listed;
+  auto add = [&](const std::vector<const lang::Probe*>& found) {
+    for (const lang::Probe* p : found)
       if (std::find(listed.begin(), listed.end(), p) == listed.end()) listed.push_back(p);
   };
   for (const ProgramPiece& piece : inv.pieces) {
     if (piece.kind == ProgramPiece::Kind::Provider) {
-      add(registry.provider(piece.text));
+      add(catalog.provider(piece.text));
     } else if (piece.kind == ProgramPiece::Kind::Description) {
-      add(registry.match(piece.text));
+      add(catalog.match(piece.text));
     } else {
       std::vector<lang::ScriptSource> sources;
       std::string error;
-      Invocation one = inv;
-      one.pieces = {piece};
-      if (!gather_sources(one, sources, error)) {
+      if (!gather_sources({piece}, sources, error)) {
         std::cerr << "dsched: " << error << "\n";
         return kCompileError;
       }
-      lang::CompileResult compiled = lang::compile(sources, frontend_options(inv, 0));
-      if (!compiled.program) {
+      lang::Compilation compiled = lang::compile(sources, frontend_options(inv, 0), catalog, lang::Stage::Check);
+      if (!compiled.error.empty()) {
         std::cerr << compiled.error << "\n";
         return kCompileError;
       }
-      for (const lang::Clause& clause : compiled.program->clauses) add(clause.probes);
+      add(compiled.probes);
     }
   }
   std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return a->id < b->id; });
@@ -129,36 +126,29 @@ int list_probes(const Invocation& inv) {
 }
 
 // One "matched N probes" line per -s/-n/-P, counting each clause's probes as DTrace does.
-std::string matched_lines(const std::vector<lang::ScriptSource>& sources, const lang::Program& program) {
-  std::vector<uint64_t> counts(sources.size(), 0);
-  size_t first_user_file = stdlib::sources().size();  // the library's files come first
-  for (const lang::Clause& clause : program.clauses) {
-    size_t source = clause.loc.begin.file - first_user_file;
-    if (clause.loc.begin.file >= first_user_file && source < counts.size()) counts[source] += clause.probes.size();
-  }
-  std::string lines;
+std::vector<Matched> matched_lines(const std::vector<lang::ScriptSource>& sources, const lang::Compilation& compiled) {
+  std::vector<Matched> lines;
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::string& text = sources[i].display_name;
     bool is_script = !sources[i].from_command_line;
     // DTrace names a description by its probe part: the text before the predicate or the body.
-    lines += output::matched_probes(is_script, is_script ? text : text.substr(0, text.find_first_of("/{")), counts[i]);
+    lines.push_back({is_script ? text : text.substr(0, text.find_first_of("/{")), is_script, compiled.matched[i]});
   }
   return lines;
 }
 
-output::SortOptions sort_options(const lang::Options& options) {
-  output::SortOptions sort;
-  sort.by_key = options.flag("aggsortkey");
-  sort.reverse = options.flag("aggsortrev");
-  sort.key_position = static_cast<size_t>(options.number("aggsortkeypos", 0));
-  sort.aggregation_position = static_cast<size_t>(options.number("aggsortpos", 0));
-  return sort;
+std::optional<lang::Stage> dump_stage(const std::optional<std::string>& dump) {
+  if (!dump) return std::nullopt;
+  if (*dump == "ast") return lang::Stage::Parse;
+  if (*dump == "types") return lang::Stage::Check;
+  if (*dump == "ir") return lang::Stage::Lower;
+  return lang::Stage::Object;
 }
 
 int compile_and_run(const Invocation& inv) {
   std::vector<lang::ScriptSource> sources;
   std::string error;
-  if (!gather_sources(inv, sources, error)) {
+  if (!gather_sources(inv.pieces, sources, error)) {
     std::cerr << "dsched: " << error << "\n";
     return kCompileError;
   }
@@ -174,39 +164,33 @@ int compile_and_run(const Invocation& inv) {
   }
   long target_pid = target ? target->pid() : inv.pid;
 
-  lang::CompileResult compiled = lang::compile(sources, frontend_options(inv, target_pid));
-  if (!compiled.program) {
+  lang::ProbeCatalog catalog;
+  lang::Compilation compiled =
+      lang::compile(sources, frontend_options(inv, target_pid), catalog, lang::Stage::Object, dump_stage(inv.dump));
+  std::cout << compiled.dump << std::flush;
+  if (!compiled.error.empty()) {
     std::cerr << compiled.error << "\n";
-    return kCompileError;
-  }
-  codegen::CodegenResult lowered = codegen::generate(*compiled.program);
-  if (!lowered.error.empty()) {
-    const lang::ScriptSource& first = sources.front();
-    std::cerr << "dsched: " << (first.from_command_line ? "invalid probe specifier " : "failed to compile script ")
-              << first.display_name << ": " << lowered.error << "\n";
     return kCompileError;
   }
   if (inv.mode == Invocation::Mode::CompileOnly) return 0;
 
   SessionConfig config;
-  const lang::Options& options = compiled.program->options;
-  config.consumer.quiet = options.quiet();
-  config.consumer.specsize = static_cast<uint64_t>(options.number("specsize", 32 << 10));
-  config.consumer.sort = sort_options(options);
-  config.consumer.destructive = inv.destructive || options.destructive();
-  config.matched = matched_lines(sources, *compiled.program);
+  config.matched = matched_lines(sources, compiled);
   config.target = target.get();
   config.verbose = inv.verbose;
   FILE* out = stdout;
+  std::string out_name = "standard output";
   if (!inv.output_path.empty()) {
     out = std::fopen(inv.output_path.c_str(), "a");
     if (!out) {
       std::cerr << "dsched: failed to open output file '" << inv.output_path << "': " << std::strerror(errno) << "\n";
       return kCompileError;
     }
+    out_name = inv.output_path;
   }
-  config.out = out;
-  int status = run_session(lowered.program, config);
+  abi::Options options = compiled.program->options;
+  output::TextOutput text(out, out_name, stderr, options);
+  int status = run_session(*compiled.program, text, options, config);
   if (out != stdout) std::fclose(out);
   return status;
 }
@@ -231,7 +215,8 @@ int run_main(const std::vector<std::string>& args) {
     case Invocation::Mode::List:
       return list_probes(inv);
     case Invocation::Mode::Demo:
-      return run_demo([](const std::vector<std::string>& demo_args) { return run_main(demo_args); });
+      return run_demo([](const std::vector<std::string>& demo_args) { return run_main(demo_args); }, std::cout,
+                      std::cerr);
     case Invocation::Mode::DemoWorkload:
       return run_demo_workload();
     case Invocation::Mode::CompileOnly:

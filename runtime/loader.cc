@@ -1,9 +1,7 @@
 #include "runtime/loader.h"
 
 #include <cerrno>
-#include <cstdarg>
 #include <cstring>
-#include <mutex>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,26 +9,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/support/libbpf_log.h"
+
 namespace dsched {
 namespace {
-
-std::mutex log_mutex;
-std::string* log_sink = nullptr;
-
-int print_to_sink(enum libbpf_print_level level, const char* format, va_list args) {
-  std::lock_guard lock(log_mutex);
-  if (!log_sink) return 0;  // quiet by default: libbpf's chatter is not dsched's output
-  char* text = nullptr;
-  int n = vasprintf(&text, format, args);  // the verifier log arrives as one long string
-  if (n > 0) log_sink->append(text, n);
-  free(text);
-  return n;
-}
-
-const int install_printer = [] {
-  libbpf_set_print(print_to_sink);
-  return 0;
-}();
 
 // The verifier log is long; its last lines say why it refused.
 std::string tail_lines(const std::string& text, int count) {
@@ -47,25 +29,7 @@ std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
 
 }  // namespace
 
-LibbpfLogCapture::LibbpfLogCapture() {
-  std::lock_guard lock(log_mutex);
-  log_sink = new std::string;
-}
-
-LibbpfLogCapture::~LibbpfLogCapture() {
-  std::lock_guard lock(log_mutex);
-  delete log_sink;
-  log_sink = nullptr;
-}
-
-std::string LibbpfLogCapture::take() {
-  std::lock_guard lock(log_mutex);
-  std::string text = std::move(*log_sink);
-  log_sink->clear();
-  return text;
-}
-
-LoadedObject::LoadedObject(bpf_object* object, std::vector<AttachPoint> points)
+LoadedObject::LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points)
     : object_(object), points_(std::move(points)) {}
 
 LoadedObject::~LoadedObject() {
@@ -74,7 +38,7 @@ LoadedObject::~LoadedObject() {
 }
 
 std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
-                                                 const std::vector<AttachPoint>& points, bool verbose,
+                                                 const std::vector<abi::AttachPoint>& points, bool verbose,
                                                  std::string& error) {
   LibbpfLogCapture log;
   LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
@@ -83,14 +47,14 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
     error = "cannot open the compiled program: " + errno_text(errno);
     return nullptr;
   }
-  for (const AttachPoint& point : points) {
+  for (const abi::AttachPoint& point : points) {
     if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
       bpf_program__set_autoattach(program, false);
   }
   if (int err = bpf_object__load(object)) {
     std::string verifier = log.take();
     std::string clause = "the program";
-    for (const AttachPoint& point : points) {
+    for (const abi::AttachPoint& point : points) {
       // libbpf names the program whose load failed: "prog '<name>': failed to load"
       if (verifier.find("prog '" + point.program + "': failed to load") != std::string::npos) {
         clause = "clause for " + point.clause;
@@ -107,9 +71,9 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
 }
 
 bool LoadedObject::attach(std::string& error) {
-  for (const AttachPoint& point : points_) {
-    if (point.kind == AttachPoint::Kind::OnDemand) continue;
-    if (point.kind == AttachPoint::Kind::PerfTimer) {
+  for (const abi::AttachPoint& point : points_) {
+    if (point.kind == abi::AttachPoint::Kind::OnDemand) continue;
+    if (point.kind == abi::AttachPoint::Kind::PerfTimer) {
       if (!attach_perf_timer(point, error)) {
         detach();
         return false;
@@ -128,10 +92,11 @@ bool LoadedObject::attach(std::string& error) {
   return true;
 }
 
-bool LoadedObject::attach_perf_timer(const AttachPoint& point, std::string& error) {
+bool LoadedObject::attach_perf_timer(const abi::AttachPoint& point, std::string& error) {
   bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
-  int cpus = point.every_cpu ? libbpf_num_possible_cpus() : 1;
-  for (int cpu = 0; cpu < cpus; ++cpu) {
+  int first = point.every_cpu ? 0 : point.cpu;
+  int last = point.every_cpu ? libbpf_num_possible_cpus() - 1 : point.cpu;
+  for (int cpu = first; cpu <= last; ++cpu) {
     perf_event_attr attr{};
     attr.size = sizeof attr;
     attr.type = PERF_TYPE_SOFTWARE;
@@ -162,13 +127,13 @@ void LoadedObject::detach() {
 }
 
 bool LoadedObject::run(const std::string& name, std::string& error,
-                       const std::array<uint64_t, kOnDemandArgs>& arguments) {
+                       const std::array<uint64_t, abi::kOnDemandArgs>& arguments) {
   bpf_program* program = bpf_object__find_program_by_name(object_, name.c_str());
   if (!program) {
     error = "no program " + name;
     return false;
   }
-  std::array<uint64_t, kOnDemandArgs> args = arguments;
+  std::array<uint64_t, abi::kOnDemandArgs> args = arguments;
   LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args.data(), .ctx_size_in = sizeof args);
   if (int err = bpf_prog_test_run_opts(bpf_program__fd(program), &options)) {
     error = "cannot run " + name + ": " + errno_text(err);

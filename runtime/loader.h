@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lang/codegen/compiled_program.h"
+#include "abi/compiled_program.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -20,7 +20,7 @@ class LoadedObject {
   // Opens and loads the object; on failure returns null and fills error with a message that
   // names the failing clause and a short reason, followed by the verifier's last lines (all of
   // them when verbose).
-  static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<AttachPoint>& points,
+  static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<abi::AttachPoint>& points,
                                             bool verbose, std::string& error);
   ~LoadedObject();
   LoadedObject(const LoadedObject&) = delete;
@@ -31,28 +31,20 @@ class LoadedObject {
   // Detaches every attached hook (programs and maps stay loaded until destruction).
   void detach();
   // Runs an OnDemand program once with arg0..arg5; false if it does not exist or the kernel refused.
-  bool run(const std::string& program, std::string& error, const std::array<uint64_t, kOnDemandArgs>& args = {});
+  bool run(const std::string& program, std::string& error, const std::array<uint64_t, abi::kOnDemandArgs>& args = {});
 
   int map_fd(const std::string& name) const;
   bpf_object* object() const { return object_; }
   size_t attached_count() const { return links_.size(); }
 
  private:
-  LoadedObject(bpf_object* object, std::vector<AttachPoint> points);
-  bool attach_perf_timer(const AttachPoint& point, std::string& error);
+  LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points);
+  bool attach_perf_timer(const abi::AttachPoint& point, std::string& error);
 
   bpf_object* object_;
-  std::vector<AttachPoint> points_;
+  std::vector<abi::AttachPoint> points_;
   std::vector<bpf_link*> links_;
   std::vector<int> perf_fds_;
-};
-
-// Captures libbpf's messages (the verifier log among them) instead of letting them reach stderr.
-class LibbpfLogCapture {
- public:
-  LibbpfLogCapture();
-  ~LibbpfLogCapture();
-  std::string take();
 };
 
 }  // namespace dsched

@@ -1,16 +1,16 @@
 #include "runtime/session.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
-#include <iostream>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "runtime/aggregation_store.h"
 #include "runtime/loader.h"
-#include "runtime/output/agg_print.h"
-#include "runtime/output/probe_lines.h"
-#include "runtime/target_process.h"
+#include "runtime/record_consumer.h"
+#include "runtime/support/target_process.h"
 
 namespace dsched {
 namespace {
@@ -26,6 +26,7 @@ class SignalScope {
     interrupts = 0;
     struct sigaction action {};
     action.sa_handler = on_signal;
+    action.sa_flags = SA_RESTART;  // writes of output restart; the event loop's wait still returns
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
@@ -39,28 +40,50 @@ class SignalScope {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-struct LoopState {
-  RecordConsumer* consumer;
-  bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
-};
+// The ring buffer's callback: records go to the consumer, faults run dtrace:::ERROR.
+class RecordLoop {
+ public:
+  RecordLoop(RecordConsumer& consumer, LoadedObject& object, const abi::CompiledProgram& program, abi::Output& output)
+      : consumer_(consumer), object_(object), errors_(program.programs_at(abi::AttachPoint::Phase::Error)),
+        output_(output) {}
 
-int on_record(void* context, void* data, size_t size) {
-  auto* state = static_cast<LoopState*>(context);
-  if (!state->accepting) return 0;
-  state->consumer->consume({static_cast<const char*>(data), size});
-  if (state->consumer->exit_requested()) state->accepting = false;
-  return 0;
-}
+  static int on_record(void* context, void* data, size_t size) {
+    auto* loop = static_cast<RecordLoop*>(context);
+    if (!loop->accepting) return 0;
+    if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
+    if (loop->consumer_.exit_requested()) loop->accepting = false;
+    return 0;
+  }
+
+  bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
+
+ private:
+  void run_error(const abi::FaultRecord& fault) {
+    std::array<uint64_t, abi::kOnDemandArgs> args = {0, fault.clause_epid + 1u, fault.action, fault.site, fault.kind,
+                                                     fault.address};
+    std::string failure;
+    for (const std::string& program : errors_)
+      if (!object_.run(program, failure, args)) output_.error(failure);
+  }
+
+  RecordConsumer& consumer_;
+  LoadedObject& object_;
+  std::vector<std::string> errors_;
+  abi::Output& output_;
+};
 
 // Reports the growth of the per-CPU drop counters since the last report.
 class DropReporter {
  public:
-  DropReporter(int fd) : fd_(fd), cpus_(libbpf_num_possible_cpus()),
-                         seen_(static_cast<size_t>(DropCounter::Count) * cpus_, 0) {}
+  DropReporter(int fd, abi::Output& output)
+      : fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
+        seen_(static_cast<size_t>(abi::DropCounter::Count) * cpus_, 0) {}
+
   void report() {
     std::vector<uint64_t> values(cpus_);
-    for (uint32_t counter = 0; counter < static_cast<uint32_t>(DropCounter::Count); ++counter) {
+    for (uint32_t counter = 0; counter < static_cast<uint32_t>(abi::DropCounter::Count); ++counter) {
       if (bpf_map_lookup_elem(fd_, &counter, values.data()) != 0) continue;
+      auto kind = static_cast<abi::DropCounter>(counter);
       uint64_t total = 0;
       for (int cpu = 0; cpu < cpus_; ++cpu) {
         uint64_t& seen = seen_[counter * cpus_ + cpu];
@@ -68,100 +91,101 @@ class DropReporter {
         seen = values[cpu];
         if (!delta) continue;
         total += delta;
-        auto kind = static_cast<DropCounter>(counter);
-        if (kind == DropCounter::RingBufferFull) std::cerr << output::output_drops(delta, cpu);
-        if (kind == DropCounter::Aggregation) std::cerr << output::aggregation_drops(delta, cpu);
+        if (kind == abi::DropCounter::RingBufferFull) output_.drops(abi::DropKind::Output, delta, unsigned(cpu));
+        if (kind == abi::DropCounter::Aggregation) output_.drops(abi::DropKind::Aggregation, delta, unsigned(cpu));
       }
       if (!total) continue;
-      switch (static_cast<DropCounter>(counter)) {
-        case DropCounter::DynamicVariable: std::cerr << output::dynamic_variable_drops(total); break;
-        case DropCounter::SpeculationUnavailable: std::cerr << output::failed_speculations_unavailable(total); break;
-        default: break;
-      }
+      if (kind == abi::DropCounter::DynamicVariable) output_.drops(abi::DropKind::DynamicVariable, total, std::nullopt);
+      if (kind == abi::DropCounter::SpeculationUnavailable)
+        output_.drops(abi::DropKind::SpeculationUnavailable, total, std::nullopt);
     }
   }
 
  private:
   int fd_;
+  abi::Output& output_;
   int cpus_;
   std::vector<uint64_t> seen_;
 };
 
+using Clock = std::chrono::steady_clock;
+
+// A rate option as a period: switchrate is how often the buffer is read, statusrate how often
+// drops are reported.
+Clock::duration period(const abi::Options& options, const char* name) {
+  return std::chrono::nanoseconds(options.number(name));
+}
+
 }  // namespace
 
-int run_session(const CompiledProgram& program, const SessionConfig& config) {
+int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
+                const SessionConfig& config) {
   std::string error;
   auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, error);
   if (!object) {
-    std::cerr << "dsched: " << error << "\n";
+    output.error(error);
     return 1;
   }
   AggregationStore aggregations(program.aggregations, *object);
-  RecordConsumer consumer(program, aggregations, config.consumer);
-  auto write = [&](const std::string& text) {
-    if (text.empty()) return;
-    fwrite(text.data(), 1, text.size(), config.out);
-    fflush(config.out);
-  };
-  consumer.set_flush(write);
-  consumer.set_on_fault([&](const FaultRecord& fault) {
-    std::array<uint64_t, kOnDemandArgs> args = {0, fault.clause_epid + 1u, fault.action, fault.site, fault.kind,
-                                                 fault.address};
-    std::string failure;
-    for (const std::string& program_name : program.error_programs)
-      if (!object->run(program_name, failure, args)) std::cerr << "dsched: " << failure << "\n";
-  });
-  LoopState state{&consumer};
-  ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), on_record, &state, nullptr);
+  RecordConsumer consumer(program, aggregations, output, options);
+  RecordLoop loop(consumer, *object, program, output);
+  ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
   if (!ring) {
-    std::cerr << "dsched: cannot open the output buffer\n";
+    output.error("cannot open the output buffer");
     return 1;
   }
-  DropReporter drops(object->map_fd(program.drops_map));
+  DropReporter drops(object->map_fd(program.drops_map), output);
   SignalScope signals;
+  auto drain = [&] {
+    ring_buffer__consume(ring);
+    output.flush();
+  };
 
-  if (!config.consumer.quiet) std::cerr << config.matched;
-  for (const std::string& begin : program.begin_programs) {
-    if (!object->run(begin, error)) std::cerr << "dsched: " << error << "\n";
-  }
-  ring_buffer__consume(ring);
-  write(consumer.take_output());
+  for (const Matched& m : config.matched) output.matched(m.what, m.is_script, m.probes);
+  for (const std::string& begin : program.programs_at(abi::AttachPoint::Phase::Begin))
+    if (!object->run(begin, error)) output.error(error);
+  drain();
 
   int status = 0;
-  if (!consumer.exit_requested()) {
+  if (!consumer.exit_requested() && !output.failed()) {
     if (!object->attach(error)) {
-      std::cerr << "dsched: " << error << "\n";
+      output.error(error);
       ring_buffer__free(ring);
       return 1;
     }
     if (config.target) {
       std::string failure = config.target->release();
       if (!failure.empty()) {
-        std::cerr << "dsched: " << failure << "\n";
+        output.error(failure);
         status = 1;
       }
     }
-    while (status == 0 && !consumer.exit_requested() && interrupts == 0 &&
+    Clock::time_point next_status = Clock::now();
+    while (status == 0 && !consumer.exit_requested() && interrupts == 0 && !output.failed() &&
            !(config.target && config.target->exited())) {
-      ring_buffer__poll(ring, 100);
-      write(consumer.take_output());
-      drops.report();
+      auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
+      ring_buffer__poll(ring, static_cast<int>(std::max<int64_t>(1, wait.count())));
+      output.flush();
+      if (Clock::now() >= next_status) {
+        drops.report();
+        next_status = Clock::now() + period(options, "statusrate");
+      }
     }
   }
   object->detach();
   ring_buffer__consume(ring);
-  state.accepting = true;  // END's records are printed even after exit()
+  loop.accepting = true;  // END's records are printed even after exit()
   bool exited = consumer.exit_requested();
   int exit_status = consumer.exit_status();
-  for (const std::string& end : program.end_programs) {
-    if (!object->run(end, error)) std::cerr << "dsched: " << error << "\n";
-  }
+  for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
+    if (!object->run(end, error)) output.error(error);
   ring_buffer__consume(ring);
-  write(consumer.take_output());
-  write(output::print_end_of_run(aggregations.refresh_all(), config.consumer.sort));
+  output.end_of_run(aggregations.refresh_all());
+  output.flush();
   drops.report();
-  if (consumer.speculative_drops()) std::cerr << output::speculative_drops(consumer.speculative_drops());
+  if (consumer.speculative_drops()) output.drops(abi::DropKind::Speculative, consumer.speculative_drops(), std::nullopt);
   ring_buffer__free(ring);
+  if (output.failed()) return 1;
   if (status != 0) return status;
   return exited ? exit_status : 0;
 }

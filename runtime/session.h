@@ -1,26 +1,34 @@
-// One run of a compiled program: load, BEGIN, attach, the event loop, END, the final
-// aggregation dump and drop reports; everything is out of the kernel when it returns.
+// One run of a compiled program: load, BEGIN, attach, the event loop, END, the final aggregation
+// dump and drop reports; everything is out of the kernel when it returns.
 #pragma once
 
-#include <cstdio>
+#include <cstdint>
 #include <string>
+#include <vector>
 
-#include "lang/codegen/compiled_program.h"
-#include "runtime/record_consumer.h"
+#include "abi/compiled_program.h"
+#include "abi/output.h"
 
 namespace dsched {
 
 class TargetProcess;
 
+// A "matched N probes" line, for one -s, -n or -P.
+struct Matched {
+  std::string what;
+  bool is_script = false;
+  uint64_t probes = 0;
+};
+
 struct SessionConfig {
-  ConsumerOptions consumer;
-  std::string matched;           // the "matched N probes" lines, printed once the probes are enabled
-  FILE* out = stdout;
+  std::vector<Matched> matched;     // printed once the probes are enabled
   TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
   bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program
 };
 
-// Returns the process exit status.
-int run_session(const CompiledProgram& program, const SessionConfig& config);
+// Runs `program`, sending everything it prints to `output`. `options` start as the program's and
+// change with setopt(); the output reads them. Returns the process exit status.
+int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
+                const SessionConfig& config);
 
 }  // namespace dsched

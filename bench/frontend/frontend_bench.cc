@@ -9,17 +9,18 @@
 #include <fstream>
 #include <sstream>
 
-#include "btf_types.h"
-#include "frontend.h"
+#include "lang/btf_types.h"
+#include "lang/frontend.h"
+#include "lang/program.h"
 
 using namespace dsched::lang;
 
 namespace {
 
-double compile_ms(const std::vector<ScriptSource>& sources, const FrontendOptions& options,
-                  CompileResult* result) {
+double compile_ms(const std::vector<ScriptSource>& sources, const FrontendOptions& options, ProbeCatalog& catalog,
+                  CheckResult* result) {
   auto start = std::chrono::steady_clock::now();
-  *result = compile(sources, options);
+  *result = check(sources, options, catalog);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -49,8 +50,9 @@ int main(int argc, char** argv) {
   FrontendOptions options;
   for (int a = i; a < argc; ++a) options.macro_args.push_back(argv[a]);
 
-  CompileResult result;
-  double cold = compile_ms(sources, options, &result);
+  ProbeCatalog catalog;
+  CheckResult result;
+  double cold = compile_ms(sources, options, catalog, &result);
   if (!result.program) {
     std::fprintf(stderr, "%s\n", result.error.c_str());
     return 1;
@@ -60,7 +62,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::vector<double> warm;
-  for (int r = 0; r < repeat; ++r) warm.push_back(compile_ms(sources, options, &result));
+  for (int r = 0; r < repeat; ++r) warm.push_back(compile_ms(sources, options, catalog, &result));
   std::sort(warm.begin(), warm.end());
   long lines = std::count(sources[0].text.begin(), sources[0].text.end(), '\n');
   std::printf("%s: %ld lines, first compile %.2f ms, median of %d compiles %.2f ms\n",

@@ -5,6 +5,9 @@
 
 #include <linux/bpf.h>
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -40,6 +43,23 @@ const llvm::Target& bpf_target() {
   return *target;
 }
 
+// LLVM's own handler prints errors to stderr and exits: collect them for dsched's message instead.
+class CollectErrors : public llvm::DiagnosticHandler {
+ public:
+  explicit CollectErrors(std::string& errors) : errors_(errors) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+    if (info.getSeverity() != llvm::DS_Error) return true;
+    llvm::raw_string_ostream out(errors_);
+    llvm::DiagnosticPrinterRawOStream printer(out);
+    if (!errors_.empty()) out << "; ";
+    info.print(printer);
+    return true;
+  }
+
+ private:
+  std::string& errors_;
+};
+
 }  // namespace
 
 BpfModule::BpfModule(const std::string& name)
@@ -49,6 +69,7 @@ BpfModule::BpfModule(const std::string& name)
       module_(std::make_unique<llvm::Module>(name, *context_)),
       builder_(std::make_unique<llvm::IRBuilder<>>(*context_)),
       di_(std::make_unique<llvm::DIBuilder>(*module_)) {
+  context_->setDiagnosticHandler(std::make_unique<CollectErrors>(backend_errors_));
   // The data layout must be set before any IR is built: the builder takes alignments from it.
   module_->setTargetTriple(kTriple);
   module_->setDataLayout(machine_->createDataLayout());
@@ -134,8 +155,9 @@ llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
   return builder_->CreateCall(type, callee, args);
 }
 
-std::vector<char> BpfModule::emit_object() {
+std::vector<char> BpfModule::emit_object(std::string* lowered, std::string* optimized) {
   di_->finalize();
+  if (lowered) llvm::raw_string_ostream(*lowered) << *module_;
   std::string problems;
   llvm::raw_string_ostream problem_stream(problems);
   if (llvm::verifyModule(*module_, &problem_stream))
@@ -154,12 +176,14 @@ std::vector<char> BpfModule::emit_object() {
     passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*module_, modules);
   }
 
+  if (optimized) llvm::raw_string_ostream(*optimized) << *module_;
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;
   if (machine_->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
     throw std::runtime_error("the BPF back end cannot emit an object file");
   codegen.run(*module_);
+  if (!backend_errors_.empty()) throw std::runtime_error("the BPF back end refused the program: " + backend_errors_);
   return std::vector<char>(buffer.begin(), buffer.end());
 }
 

@@ -48,14 +48,16 @@ class BpfModule {
   // Calls BPF helper `id` (BPF_FUNC_*) returning i64.
   llvm::Value* call_helper(int id, llvm::ArrayRef<llvm::Value*> args);
 
-  // Runs LLVM's optimisation pipeline and the BPF back end; returns the ELF object.
-  std::vector<char> emit_object();
+  // Runs LLVM's optimisation pipeline and the BPF back end; returns the ELF object. The module's
+  // IR is printed into `lowered` before optimisation and into `optimized` after, when given.
+  std::vector<char> emit_object(std::string* lowered = nullptr, std::string* optimized = nullptr);
 
  private:
   llvm::DIType* map_field_int_array(uint64_t count);
   llvm::DIType* di_int(unsigned bits, bool is_signed);
 
   std::unique_ptr<llvm::TargetMachine> machine_;
+  std::string backend_errors_;  // what LLVM reported as errors while compiling (its diagnostics)
   std::unique_ptr<llvm::LLVMContext> context_;
   std::unique_ptr<llvm::Module> module_;
   std::unique_ptr<llvm::IRBuilder<>> builder_;

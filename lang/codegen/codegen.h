@@ -3,16 +3,18 @@
 
 #include <string>
 
-#include "lang/codegen/compiled_program.h"
+#include "abi/compiled_program.h"
 #include "lang/program.h"
 
 namespace dsched::codegen {
 
-struct CodegenResult {
-  CompiledProgram program;
-  std::string error;  // non-empty: the program cannot be lowered (message names the clause)
+// Where to put the module's IR, as generated and as optimised (null: not wanted).
+struct Dumps {
+  std::string* lowered_ir = nullptr;
+  std::string* optimized_ir = nullptr;
 };
 
-CodegenResult generate(const lang::Program& program);
+// Throws lang::CompileError (located at the construct) when the program cannot be lowered.
+abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps = {});
 
 }  // namespace dsched::codegen

@@ -9,8 +9,9 @@ namespace dsched::ctprof {
 namespace {
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
-                                                           : a + b;
+  return a > std::numeric_limits<std::uint64_t>::max() - b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
 }
 
 AggValue fold(const Snapshot& snap, const std::vector<const ThreadRecord*>& threads,
@@ -78,8 +79,8 @@ AggValue quotient(const long double* num, const long double* den) {
 
 void derive(Group& g) {
   for (std::size_t b = 0; b < 8; ++b)
-    g.values[kFirstAvgDelay + b] = quotient(scalar(g, delay_metric(b, kDelayTotal)),
-                                            scalar(g, delay_metric(b, kDelayCount)));
+    g.values[kFirstAvgDelay + b] =
+        quotient(scalar(g, delay_metric(b, kDelayTotal)), scalar(g, delay_metric(b, kDelayCount)));
   // Thrashing events are also swapin events, so only the larger of the two counts.
   const std::size_t summed[] = {0, 1, 3, 5, 6, 7};  // cpu blkio freepages compact wpcopy irq
   long double total = 0;
@@ -91,11 +92,15 @@ void derive(Group& g) {
   }
   const long double* swapin = scalar(g, delay_metric(2, kDelayTotal));
   const long double* thrashing = scalar(g, delay_metric(4, kDelayTotal));
-  g.values[kTotalOffcpuDelayNs] =
-      complete && swapin && thrashing ? AggValue::of(total + std::max(*swapin, *thrashing))
+  g.values[kTotalOffcpuDelayNs] = complete && swapin && thrashing
+                                      ? AggValue::of(total + std::max(*swapin, *thrashing))
                                       : AggValue{};
 
   g.values[kAvgWaitNs] = quotient(scalar(g, kWaitSum), scalar(g, kWaitCount));
+  g.values[kAvgIowaitNs] = quotient(scalar(g, kIowaitSum), scalar(g, kIowaitCount));
+  const long double* allocated = scalar(g, kAllocatedBytes);
+  const long double* freed = scalar(g, kDeallocatedBytes);
+  g.values[kLiveHeapEstimate] = allocated && freed ? AggValue::of(*allocated - *freed) : AggValue{};
   g.values[kAffineSuccessRatio] =
       quotient(scalar(g, kNrWakeupsAffine), scalar(g, kNrWakeupsAffineAttempts));
   const long double* run = scalar(g, kRunTimeNs);
@@ -110,9 +115,9 @@ void derive(Group& g) {
   g.values[kDiskIoFraction] = quotient(scalar(g, kReadBytes), scalar(g, kRchar));
 }
 
-std::map<std::string, Group> group_threads(const Snapshot& snap, const GroupKeys& keys) {
+std::map<std::string, Group> group_threads(const Snapshot& snap, const KeyFn& key_of) {
   std::map<std::string, std::vector<const ThreadRecord*>> members;
-  for (const auto& t : snap.threads) members[keys.key(t)].push_back(&t);
+  for (const auto& t : snap.threads) members[key_of(t)].push_back(&t);
   std::map<std::string, Group> groups;
   const long double ns_per_tick = 1e9L / snap.host.clock_ticks_per_s;
   for (const auto& [key, threads] : members) {
@@ -126,6 +131,12 @@ std::map<std::string, Group> group_threads(const Snapshot& snap, const GroupKeys
     groups.emplace(key, std::move(g));
   }
   return groups;
+}
+
+std::optional<long double> rank_value(const AggValue& v) {
+  if (v.kind == AggValue::Scalar) return v.scalar;
+  if (v.kind == AggValue::Range) return (static_cast<long double>(v.lo) + v.hi) / 2;
+  return std::nullopt;
 }
 
 }  // namespace dsched::ctprof

@@ -3,20 +3,21 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "metrics.h"
-#include "names.h"
 #include "snapshot.h"
 
 namespace dsched::ctprof {
 
 struct AggValue {
   enum Kind { None, Scalar, Range, Text } kind = None;
-  long double scalar = 0;          // long double keeps every uint64 exact
-  std::int64_t lo = 0, hi = 0;     // Range
-  std::string text;                // Text
+  long double scalar = 0;       // long double keeps every uint64 exact
+  std::int64_t lo = 0, hi = 0;  // Range
+  std::string text;             // Text
 
   static AggValue of(long double v) { return {Scalar, v, 0, 0, {}}; }
   bool operator==(const AggValue&) const = default;
@@ -30,8 +31,13 @@ struct Group {
   std::optional<long double> alive_ns;
 };
 
-// Groups of one snapshot, by key. `keys` must have seen this snapshot (GroupKeys::add).
-std::map<std::string, Group> group_threads(const Snapshot& snap, const GroupKeys& keys);
+using KeyFn = std::function<std::string(const ThreadRecord&)>;
+
+// Groups of one snapshot, by the key `key_of` gives each thread.
+std::map<std::string, Group> group_threads(const Snapshot& snap, const KeyFn& key_of);
+
+// The number a group ranks by for a metric: the scalar, or the middle of a range.
+std::optional<long double> rank_value(const AggValue& v);
 
 // Fills the derived metrics of `g` from its aggregated values.
 void derive(Group& g);

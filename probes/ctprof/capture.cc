@@ -3,64 +3,27 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <thread>
-#include <utility>
 #include <unordered_map>
 
+#include "capture_hints.h"
+#include "cgroup_source.h"
+#include "file_read.h"
+#include "host_source.h"
+#include "jemalloc_probe.h"
 #include "proc_parse.h"
 
 namespace dsched::ctprof {
 namespace {
-
-// An owned file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    std::swap(fd_, o.fd_);
-    return *this;
-  }
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-  bool ok() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
-
-// Reads a whole /proc file relative to `dir` into `buf` (reused between calls, so no allocation
-// in the steady state). Returns 0 or the errno of the failure.
-int read_at(int dir, const char* name, std::string& buf) {
-  Fd fd(openat(dir, name, O_RDONLY | O_CLOEXEC));
-  if (!fd.ok()) return errno;
-  if (buf.size() < 4096) buf.resize(4096);
-  std::size_t used = 0;
-  for (;;) {
-    if (used == buf.size()) buf.resize(buf.size() * 2);
-    const ssize_t n = read(fd.get(), buf.data() + used, buf.size() - used);
-    if (n < 0) return errno;
-    used += static_cast<std::size_t>(n);
-    // seq_file fills the whole request unless it reached the end, so a short read is the end:
-    // this saves the extra read() that would return 0.
-    if (n == 0 || used < buf.size()) break;
-  }
-  buf.resize(used);
-  return 0;
-}
 
 bool parse_number(std::string_view s, std::int32_t& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -86,52 +49,17 @@ std::vector<std::int32_t> numeric_entries(int dirfd) {
   return ids;
 }
 
-HostInfo read_host(int proc_fd, std::string& buf) {
-  HostInfo h;
-  utsname u{};
-  if (uname(&u) == 0) {
-    h.hostname = u.nodename;
-    h.kernel_release = u.release;
-  }
-  h.cpu_count = static_cast<std::uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
-  h.clock_ticks_per_s = static_cast<std::uint32_t>(sysconf(_SC_CLK_TCK));
-  h.captured_at_unix_ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count());
-  if (read_at(proc_fd, "uptime", buf) == 0) {
-    // "seconds.hundredths idle": keep nanoseconds without going through floating point.
-    std::string_view up(buf);
-    auto dot = up.find('.');
-    std::uint64_t sec = 0, frac = 0;
-    std::from_chars(up.data(), up.data() + (dot == std::string_view::npos ? up.size() : dot), sec);
-    if (dot != std::string_view::npos) {
-      auto f = up.substr(dot + 1, 2);
-      std::from_chars(f.data(), f.data() + f.size(), frac);
-      if (f.size() == 1) frac *= 10;
-    }
-    h.uptime_ns = sec * 1'000'000'000ULL + frac * 10'000'000ULL;
-  }
-  if (read_at(proc_fd, "stat", buf) == 0) {
-    auto pos = buf.find("\nbtime ");
-    if (pos != std::string::npos) {
-      const char* p = buf.data() + pos + 7;
-      std::from_chars(p, buf.data() + buf.size(), h.boot_time_unix_s);
-    }
-  }
-  if (read_at(proc_fd, "sys/kernel/task_delayacct", buf) == 0) {
-    int v = 0;
-    if (std::from_chars(buf.data(), buf.data() + buf.size(), v).ec == std::errc())
-      h.task_delayacct = v;
-  }
-  return h;
-}
-
 void store_delays(const DelayRecord& d, ThreadRecord& rec) {
   for (std::size_t b = 0; b < 8; ++b)
     for (std::size_t f = 0; f < 4; ++f) rec.set(delay_metric(b, DelayField(f)), d.bucket[b][f]);
   rec.set(kHiwaterRssBytes, d.hiwater_rss_bytes);
   rec.set(kHiwaterVmBytes, d.hiwater_vm_bytes);
+  // The schedstat counters, from the same query; a kernel without delay accounting answers zeros.
+  if (d.bucket[0][kDelayCount] != 0 || d.run_virtual_total_ns != 0) {
+    rec.set(kRunTimeNs, d.run_virtual_total_ns);
+    rec.set(kWaitTimeNs, d.bucket[0][kDelayTotal]);
+    rec.set(kTimeslices, d.bucket[0][kDelayCount]);
+  }
 }
 
 void tally(TaskstatsTally& t, TaskstatsStatus s) {
@@ -143,33 +71,52 @@ void tally(TaskstatsTally& t, TaskstatsStatus s) {
   }
 }
 
-// Reads one thread's files; false when the thread exited during the walk.
-bool read_thread(int task_dir, std::int32_t tgid, std::int32_t tid, std::string& buf,
-                 Snapshot& snap, ThreadRecord& rec) {
-  rec.tgid = tgid;
-  rec.tid = tid;
-  // stat first: a thread whose stat is gone has exited.
-  if (read_at(task_dir, "stat", buf) != 0) return false;
-  auto& failures = snap.parse.failures_by_file;
-  if (!parse_stat(buf, snap, rec)) ++failures[kStatFile];
-  bool exited = false;
-  auto attempt = [&](ProcFile f, auto&& parse) {
-    if (exited) return;
-    if (read_at(task_dir, kProcFileNames[f].data(), buf) != 0) {
-      // A file of a thread that has since exited is not a read failure.
-      exited = faccessat(task_dir, "stat", F_OK, 0) != 0;
-      if (!exited) ++failures[f];
-    } else if (!parse(std::string_view(buf))) {
-      ++failures[f];
+// Reads the files of one thread in its task directory.
+class ThreadReader {
+ public:
+  ThreadReader(int task_dir, std::string& buf, Snapshot& snap, ThreadRecord& rec)
+      : dir_(task_dir), buf_(buf), snap_(snap), rec_(rec) {}
+
+  // False when the thread exited during the walk.
+  bool read_all() {
+    // stat first: a thread whose stat is gone has exited.
+    if (read_at(dir_, "stat", buf_, true) != 0) return false;
+    if (!parse_stat(buf_, rec_.tid == rec_.tgid, snap_, rec_)) ++failures()[kStatFile];
+    attempt(kIoFile, [&](std::string_view t) { return parse_io(t, rec_); });
+    // sched carries the context switches too; status is read only when sched cannot be.
+    if (!attempt(kSchedFile, [&](std::string_view t) { return parse_sched(t, snap_, rec_); }))
+      attempt(kStatusFile, [&](std::string_view t) { return parse_status(t, rec_); });
+    attempt(kCgroupFile, [&](std::string_view t) { return parse_cgroup(t, rec_.cgroup); });
+    // smaps_rollup describes the whole process: read once, for the leader.
+    if (rec_.tid == rec_.tgid && !rec_.kernel_thread)
+      attempt(kSmapsFile,
+              [&](std::string_view t) { return parse_smaps_rollup(t, rec_.smaps_kib); });
+    return !exited_;
+  }
+
+  // Reads and parses one file; counts a failure unless the thread has since exited.
+  template <typename Parse>
+  bool attempt(ProcFile f, Parse&& parse) {
+    if (exited_) return false;
+    // sched can outgrow a page (schedstats, NUMA lines); the others are far below one.
+    if (read_at(dir_, kProcFileNames[f].data(), buf_, f != kSchedFile) != 0) {
+      exited_ = faccessat(dir_, "stat", F_OK, 0) != 0;
+      if (!exited_) ++failures()[f];
+      return false;
     }
-  };
-  attempt(kSchedstatFile, [&](std::string_view t) { return parse_schedstat(t, rec); });
-  attempt(kStatusFile, [&](std::string_view t) { return parse_status(t, tid == tgid, snap, rec); });
-  attempt(kIoFile, [&](std::string_view t) { return parse_io(t, rec); });
-  attempt(kSchedFile, [&](std::string_view t) { return parse_sched(t, rec); });
-  attempt(kCgroupFile, [&](std::string_view t) { return parse_cgroup(t, rec.cgroup); });
-  return !exited;
-}
+    if (parse(std::string_view(buf_))) return true;
+    ++failures()[f];
+    return false;
+  }
+
+ private:
+  std::array<std::uint64_t, kProcFileCount>& failures() { return snap_.parse.failures_by_file; }
+  int dir_;
+  std::string& buf_;
+  Snapshot& snap_;
+  ThreadRecord& rec_;
+  bool exited_ = false;
+};
 
 struct TaskId {
   std::int32_t tgid, tid;
@@ -181,11 +128,17 @@ std::vector<TaskId> list_tasks(int proc_fd) {
   char path[32];
   for (std::int32_t tgid : numeric_entries(proc_fd)) {
     std::snprintf(path, sizeof path, "%d/task", tgid);
-    Fd dir(openat(proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    Fd dir = open_dir(proc_fd, path);
     if (!dir.ok()) continue;  // the process exited before we listed its threads
     for (std::int32_t tid : numeric_entries(dir.get())) tasks.push_back({tgid, tid});
   }
   return tasks;
+}
+
+Fd open_task_dir(int proc_fd, const TaskId& t) {
+  char path[48];
+  std::snprintf(path, sizeof path, "%d/task/%d", t.tgid, t.tid);
+  return open_dir(proc_fd, path, /*path_only=*/true);
 }
 
 using AffinityFn = std::function<std::optional<std::string>(int)>;
@@ -195,37 +148,51 @@ void walk(int proc_fd, const std::vector<TaskId>& tasks, std::atomic<std::size_t
           const AffinityFn& affinity, Snapshot& part) {
   std::string buf;
   buf.reserve(16384);
-  char path[48];
   for (std::size_t i = next++; i < tasks.size(); i = next++) {
-    const auto [tgid, tid] = tasks[i];
-    std::snprintf(path, sizeof path, "%d/task/%d", tgid, tid);
-    Fd task_dir(openat(proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    Fd task_dir = open_task_dir(proc_fd, tasks[i]);
     ThreadRecord rec;
-    if (!task_dir.ok() || !read_thread(task_dir.get(), tgid, tid, buf, part, rec)) {
+    rec.tgid = tasks[i].tgid;
+    rec.tid = tasks[i].tid;
+    if (!task_dir.ok() || !ThreadReader(task_dir.get(), buf, part, rec).read_all()) {
       ++part.parse.tids_exited;
       continue;
     }
-    if (auto cpus = affinity(tid)) rec.set(kCpuAffinity, part.intern(*cpus));
+    if (auto cpus = affinity(rec.tid)) rec.set(kCpuAffinity, part.intern(*cpus));
     part.threads.push_back(std::move(rec));
   }
 }
 
-// Moves the walkers' threads and tallies into `snap`, re-interning their text values.
+// Moves the walkers' threads (in tgid, tid order) and tallies into `snap`, re-interning their
+// text values.
 void merge(std::vector<Snapshot>& parts, Snapshot& snap) {
+  static const std::vector<std::size_t> text_metrics = [] {
+    std::vector<std::size_t> ids;
+    for (std::size_t id = 0; id < kStoredMetricCount; ++id)
+      if (metric(id).unit == Unit::Text) ids.push_back(id);
+    return ids;
+  }();
+  struct Slot {
+    std::int32_t tgid, tid;
+    Snapshot* part;
+    ThreadRecord* record;
+  };
+  std::vector<Slot> order;
   for (auto& part : parts) {
     snap.parse.tids_exited += part.parse.tids_exited;
     for (std::size_t f = 0; f < kProcFileCount; ++f)
       snap.parse.failures_by_file[f] += part.parse.failures_by_file[f];
-    for (auto& t : part.threads) {
-      for (std::size_t id = 0; id < kStoredMetricCount; ++id)
-        if (metric(id).unit == Unit::Text && t.has.test(id))
-          t.value[id] = snap.intern(part.text(t.value[id]));
-      snap.threads.push_back(std::move(t));
-    }
+    for (auto& t : part.threads) order.push_back({t.tgid, t.tid, &part, &t});
   }
-  std::sort(snap.threads.begin(), snap.threads.end(), [](const auto& a, const auto& b) {
+  // Sorting slots, not records: a record is most of a kilobyte.
+  std::sort(order.begin(), order.end(), [](const Slot& a, const Slot& b) {
     return a.tgid != b.tgid ? a.tgid < b.tgid : a.tid < b.tid;
   });
+  for (const Slot& s : order) {
+    for (std::size_t id : text_metrics)
+      if (s.record->has.test(id))
+        s.record->value[id] = snap.intern(s.part->text(s.record->value[id]));
+    snap.threads.push_back(std::move(*s.record));
+  }
 }
 
 // Reading /proc costs microseconds of kernel time per file, so large trees are read by several
@@ -237,33 +204,91 @@ unsigned walker_count(std::size_t tasks) {
       std::clamp<std::size_t>(tasks / kTasksPerWalker, 1, std::min(cpus, 4u)));
 }
 
+// pcomm: the leader's comm. A leader always lists itself in task/ while its process lives.
+void fill_pcomm(Snapshot& snap) {
+  std::unordered_map<std::int32_t, const std::string*> leader_comm;
+  for (const auto& t : snap.threads)
+    if (t.tid == t.tgid) leader_comm.emplace(t.tgid, &t.comm);
+  for (auto& t : snap.threads) {
+    auto it = leader_comm.find(t.tgid);
+    t.pcomm = it != leader_comm.end() ? *it->second : t.comm;
+  }
+}
+
+// schedstat of the threads taskstats did not give the scheduler counters for.
+void read_missing_schedstat(int proc_fd, Snapshot& snap) {
+  std::string buf;
+  for (auto& t : snap.threads) {
+    if (t.has.test(kRunTimeNs)) continue;
+    Fd dir = open_task_dir(proc_fd, {t.tgid, t.tid});
+    if (!dir.ok()) continue;  // exited since the walk: keeps what was read
+    ThreadReader(dir.get(), buf, snap, t).attempt(kSchedstatFile, [&](std::string_view text) {
+      return parse_schedstat(text, t);
+    });
+  }
+}
+
+std::vector<ProbeTarget> probe_targets(const std::vector<TaskId>& tasks,
+                                       const std::vector<int>& only) {
+  std::vector<ProbeTarget> targets;
+  for (const auto& t : tasks) {
+    if (!only.empty() && std::find(only.begin(), only.end(), t.tgid) == only.end()) continue;
+    if (targets.empty() || targets.back().tgid != t.tgid) targets.push_back({t.tgid, {}});
+    targets.back().tids.push_back(t.tid);
+  }
+  return targets;
+}
+
+void read_cgroups(const std::string& root, Snapshot& snap) {
+  std::set<std::string> paths;
+  for (const auto& t : snap.threads)
+    if (!t.cgroup.empty()) paths.insert(t.cgroup);
+  if (paths.empty()) return;
+  Fd root_dir(open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!root_dir.ok()) {
+    snap.sources.failures["cgroup root " + root] += paths.size();
+    return;
+  }
+  std::string buf;
+  for (const auto& p : paths)
+    snap.cgroup_stats[p] = read_cgroup(root_dir.get(), p, snap.sources, buf);
+}
+
+std::string default_cgroup_root() {
+  std::string buf;
+  Fd self = open_dir(AT_FDCWD, "/proc/self");
+  const std::string mount =
+      self.ok() && read_at(self.get(), "mountinfo", buf) == 0 ? cgroup2_mount(buf) : std::string();
+  return mount.empty() ? "/sys/fs/cgroup" : mount;
+}
+
 }  // namespace
 
 Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
   Snapshot snap;
   std::string buf;
-  Fd proc(open(options.proc_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  Fd proc = open_dir(AT_FDCWD, options.proc_root.c_str());
   if (!proc.ok()) {
     diagnostics << "ctprof: cannot open " << options.proc_root << ": " << std::strerror(errno)
                 << "\n";
     return snap;
   }
-  snap.host = read_host(proc.get(), buf);
+  snap.host = read_host(proc.get(), snap.sources, buf);
   const std::vector<TaskId> tasks = list_tasks(proc.get());
   snap.parse.tids_walked = tasks.size();
 
-  // Taskstats are queried for every listed tid while the walkers read /proc.
-  TaskstatsOutcome outcome;
+  // Taskstats and the jemalloc probe run on their own threads while the walkers read /proc.
+  CaptureNotes notes;
   std::unique_ptr<NetlinkTaskstats> kernel_source;
   TaskstatsSource* source = nullptr;
   if (options.taskstats == CaptureOptions::Taskstats::Kernel) {
-    kernel_source = NetlinkTaskstats::open(outcome.reason);
+    kernel_source = NetlinkTaskstats::open(notes.taskstats.reason);
     source = kernel_source.get();
-    if (!source) outcome.state = TaskstatsOutcome::Unavailable;
+    if (!source) notes.taskstats.state = TaskstatsOutcome::Unavailable;
   } else if (options.taskstats == CaptureOptions::Taskstats::Injected) {
     source = options.injected;
   } else {
-    outcome.state = TaskstatsOutcome::Disabled;
+    notes.taskstats.state = TaskstatsOutcome::Disabled;
   }
   std::vector<TaskstatsResult> taskstats;
   std::thread taskstats_thread;
@@ -271,7 +296,19 @@ Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
     std::vector<std::uint32_t> tids;
     tids.reserve(tasks.size());
     for (const auto& t : tasks) tids.push_back(static_cast<std::uint32_t>(t.tid));
-    taskstats_thread = std::thread([&, tids = std::move(tids)] { taskstats = source->query(tids); });
+    taskstats_thread =
+        std::thread([&, tids = std::move(tids)] { taskstats = source->query(tids); });
+  }
+  std::unordered_map<std::int32_t, JemallocCounters> jemalloc;
+  std::thread jemalloc_thread;
+  if (options.jemalloc && options.proc_root != "/proc") {
+    notes.jemalloc_skipped = "--proc-root is not /proc";
+  } else if (options.jemalloc) {
+    snap.jemalloc.emplace();
+    jemalloc_thread = std::thread([&] {
+      jemalloc = probe_jemalloc(options.proc_root, probe_targets(tasks, options.jemalloc_tgids),
+                                *snap.jemalloc);
+    });
   }
 
   const AffinityFn affinity = options.affinity ? options.affinity : kernel_affinity;
@@ -283,15 +320,7 @@ Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
   walk(proc.get(), tasks, next, affinity, parts[0]);
   for (auto& w : walkers) w.join();
   merge(parts, snap);
-
-  // pcomm: the leader's comm. A leader always lists itself in task/ while its process lives.
-  std::unordered_map<std::int32_t, const std::string*> leader_comm;
-  for (const auto& t : snap.threads)
-    if (t.tid == t.tgid) leader_comm.emplace(t.tgid, &t.comm);
-  for (auto& t : snap.threads) {
-    auto it = leader_comm.find(t.tgid);
-    t.pcomm = it != leader_comm.end() ? *it->second : t.comm;
-  }
+  fill_pcomm(snap);
 
   if (taskstats_thread.joinable()) {
     taskstats_thread.join();
@@ -307,83 +336,61 @@ Snapshot capture(const CaptureOptions& options, std::ostream& diagnostics) {
       if (r.status == TaskstatsStatus::Ok) store_delays(r.delays, t);
     }
   }
-  for (const auto& line : capture_hints(snap, outcome)) diagnostics << line << "\n";
+  read_missing_schedstat(proc.get(), snap);
+  if (jemalloc_thread.joinable()) {
+    jemalloc_thread.join();
+    for (auto& t : snap.threads)
+      if (auto it = jemalloc.find(t.tid); it != jemalloc.end()) {
+        t.set(kAllocatedBytes, it->second.allocated);
+        t.set(kDeallocatedBytes, it->second.deallocated);
+      }
+  }
+  read_cgroups(options.cgroup_root.empty() ? default_cgroup_root() : options.cgroup_root, snap);
+  snap.host_psi = read_pressure(proc.get(), false, "host", snap.sources, buf);
+  snap.sched_ext = read_sched_ext(options.sys_root, snap.sources, buf);
+  for (const auto& line : capture_hints(snap, notes)) diagnostics << line << "\n";
   return snap;
 }
 
-std::vector<std::string> capture_hints(const Snapshot& snap, const TaskstatsOutcome& taskstats) {
-  std::vector<std::string> out;
-  const auto& p = snap.parse;
-  const std::uint64_t failures = p.read_failures();
-  std::string summary = "ctprof parse: " + std::to_string(p.tids_walked) + " tids walked, " +
-                        std::to_string(failures) + " read failures";
-  if (failures > 0) summary += " (dominant: " + p.dominant() + ")";
-  if (p.tids_exited > 0) summary += ", " + std::to_string(p.tids_exited) + " exited mid-walk";
-  // A file class failing for every captured thread is a kernel configuration, not a race.
-  struct Gate { ProcFile file; const char* kconfig; };
-  static constexpr Gate gates[] = {{kSchedstatFile, "CONFIG_SCHED_INFO"},
-                                   {kIoFile, "CONFIG_TASK_IO_ACCOUNTING"},
-                                   {kSchedFile, "CONFIG_SCHED_DEBUG"},
-                                   {kCgroupFile, "CONFIG_CGROUPS"}};
-  std::string files, kconfigs;
-  if (!snap.threads.empty()) {
-    for (const auto& g : gates) {
-      if (p.failures_by_file[g.file] < snap.threads.size()) continue;
-      files += (files.empty() ? "" : " / ") + std::string(kProcFileNames[g.file]);
-      kconfigs += (kconfigs.empty() ? "" : " and/or ") + std::string(g.kconfig);
-    }
+std::optional<std::string> kernel_affinity(int tid) {
+  // The mask buffer and the last mask seen are kept per thread: most threads share one
+  // affinity, whose CPU list is then not rebuilt.
+  static const std::size_t kBytes = [] {
+    const long configured = sysconf(_SC_NPROCESSORS_CONF);
+    return CPU_ALLOC_SIZE(static_cast<int>(configured > 0 ? configured : 1) + 64);
+  }();
+  thread_local std::vector<unsigned char> mask(kBytes), last_mask;
+  thread_local std::string last_list;
+  auto* set = reinterpret_cast<cpu_set_t*>(mask.data());
+  if (sched_getaffinity(tid, kBytes, set) != 0) return std::nullopt;
+  if (mask != last_mask) {
+    std::vector<unsigned> cpus;
+    for (std::size_t c = 0; c < kBytes * 8; ++c)
+      if (CPU_ISSET_S(c, kBytes, set)) cpus.push_back(static_cast<unsigned>(c));
+    last_list = cpu_list(cpus);
+    last_mask = mask;
   }
-  if (!files.empty())
-    summary += "; hint: " + files + " read failures dominate — kernel may be built without " +
-               kconfigs;
-  out.push_back(summary);
-
-  const auto& t = snap.taskstats;
-  if (taskstats.state == TaskstatsOutcome::Disabled) return out;
-  if (taskstats.state == TaskstatsOutcome::Unavailable) {
-    out.push_back("ctprof taskstats: unavailable (" + taskstats.reason +
-                  "); delay metrics will read '-'");
-    return out;
-  }
-  if (t.eperm_count > 0)
-    out.push_back("ctprof taskstats: " + std::to_string(t.eperm_count) +
-                  " queries refused (EPERM) — the capturing process lacks CAP_NET_ADMIN; run as "
-                  "root or grant cap_net_admin+eip");
-  const std::uint64_t queried = t.ok_count + t.eperm_count + t.esrch_count + t.other_err_count;
-  if (queried > 0 && t.esrch_count * 2 > queried)
-    out.push_back("ctprof taskstats: " + std::to_string(t.esrch_count) + " of " +
-                  std::to_string(queried) +
-                  " threads exited before their query (ESRCH); lengthen the workload's steady "
-                  "state and re-capture");
-  if (t.ok_count > 0) {
-    bool any_delay = false;
-    for (const auto& th : snap.threads)
-      for (std::size_t b = 0; b < 8 && !any_delay; ++b)
-        any_delay = th.value[delay_metric(b, kDelayCount)] != 0 ||
-                    th.value[delay_metric(b, kDelayTotal)] != 0;
-    if (!any_delay)
-      out.push_back("ctprof taskstats: every delay reads zero although " +
-                    std::to_string(t.ok_count) +
-                    " queries succeeded — kernel.task_delayacct is off; enable it with "
-                    "`sysctl -w kernel.task_delayacct=1` (or boot with delayacct) and re-capture");
-  }
-  return out;
+  return last_list;
 }
 
-std::optional<std::string> kernel_affinity(int tid) {
-  const long configured = sysconf(_SC_NPROCESSORS_CONF);
-  const int ncpu = static_cast<int>(configured > 0 ? configured : 1) + 64;
-  cpu_set_t* set = CPU_ALLOC(ncpu);
-  const std::size_t size = CPU_ALLOC_SIZE(ncpu);
-  std::optional<std::string> out;
-  if (sched_getaffinity(tid, size, set) == 0) {
-    std::vector<unsigned> cpus;
-    for (int c = 0; c < ncpu; ++c)
-      if (CPU_ISSET_S(c, size, set)) cpus.push_back(static_cast<unsigned>(c));
-    out = cpu_list(cpus);
+std::string cgroup2_mount(std::string_view mountinfo) {
+  // "id parent major:minor root mount-point options [optional...] - fstype source super"
+  while (!mountinfo.empty()) {
+    const auto nl = mountinfo.find('\n');
+    const std::string_view line = mountinfo.substr(0, nl);
+    mountinfo = nl == std::string_view::npos ? std::string_view() : mountinfo.substr(nl + 1);
+    const auto sep = line.find(" - ");
+    if (sep == std::string_view::npos || !line.substr(sep + 3).starts_with("cgroup2 ")) continue;
+    std::size_t field = 0, pos = 0;
+    while (field < 4 && pos != std::string_view::npos) {
+      pos = line.find(' ', pos);
+      if (pos != std::string_view::npos) ++pos;
+      ++field;
+    }
+    if (pos == std::string_view::npos) continue;
+    return std::string(line.substr(pos, line.find(' ', pos) - pos));
   }
-  CPU_FREE(set);
-  return out;
+  return {};
 }
 
 }  // namespace dsched::ctprof

@@ -1,8 +1,11 @@
 // The `dsched ctprof` subcommands and the entry points of the ctprof D functions.
+#include <algorithm>
 #include <ostream>
 
 #include "capture.h"
+#include "capture_flags.h"
 #include "ctprof.h"
+#include "help.h"
 #include "options.h"
 #include "report.h"
 #include "snapshot_io.h"
@@ -10,73 +13,66 @@
 namespace dsched::ctprof {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: dsched ctprof capture -o FILE\n"
-    "       dsched ctprof compare BASELINE CANDIDATE [--group-by all|pcomm|comm|comm-exact|cgroup]\n"
-    "             [--sections primary,taskstats-delay,derived] [--metrics m1,m2,...]\n"
-    "             [--sort-by metric[:asc|desc],...] [--display-format arrow|full] [--limit N]\n"
-    "       dsched ctprof show FILE [--group-by ...] [--sections ...] [--metrics ...]\n"
-    "             [--sort-by ...] [--limit N]\n"
-    "       dsched ctprof metric-list\n"
-    "capture also takes --proc-root DIR (default /proc) and --no-taskstats.\n";
+void print_warnings(const ReportOptions& o, std::ostream& to) {
+  for (const auto& w : o.warnings) to << "ctprof: warning: " << w << "\n";
+}
 
 int capture_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CaptureOptions options;
-  std::string output;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* flag) {
-      if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
-      return args[++i];
-    };
-    if (a == "-o" || a == "--output") output = value("--output");
-    else if (a.starts_with("--output=")) output = a.substr(9);
-    else if (a == "--proc-root") options.proc_root = value("--proc-root");
-    else if (a == "--no-taskstats") options.taskstats = CaptureOptions::Taskstats::Off;
-    else throw UsageError("capture: unexpected argument '" + a + "'");
-  }
-  if (output.empty()) throw UsageError("capture needs -o FILE");
-  const Snapshot snap = capture(options, err);
-  write_snapshot_file(snap, output);
-  out << "ctprof: wrote " << snap.threads.size() << " threads to " << output << "\n";
+  const CaptureRequest r = parse_capture_flags(args, true);
+  const Snapshot snap = capture(r.options, err);
+  write_snapshot_file(snap, r.output);
+  out << "ctprof: wrote " << snap.threads.size() << " threads to " << r.output << "\n";
   return 0;
 }
 
-int compare_command(const std::vector<std::string>& args, std::ostream& out) {
+int compare_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  const ReportOptions o = parse_report_flags(args, files, true);
+  const ReportOptions o = parse_report_flags(args, files, ReportKind::Compare);
   if (files.size() != 2) throw UsageError("compare needs BASELINE and CANDIDATE files");
+  print_warnings(o, err);
   const Snapshot base = read_snapshot_file(files[0]);
   const Snapshot cand = read_snapshot_file(files[1]);
-  out << render_compare(base, cand, o);
+  out << render_compare(base, cand, o, files[0], files[1]);
   return 0;
 }
 
-int show_command(const std::vector<std::string>& args, std::ostream& out) {
+int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  const ReportOptions o = parse_report_flags(args, files, false);
+  const ReportOptions o = parse_report_flags(args, files, ReportKind::Show);
   if (files.size() != 1) throw UsageError("show needs exactly one FILE");
+  print_warnings(o, err);
   out << render_show(read_snapshot_file(files[0]), o);
   return 0;
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a == "-h" || a == "--help"; });
 }
 
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {
-    err << kUsage;
+    err << usage_text();
     return 2;
   }
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-      out << kUsage;
+      const std::string_view topic = rest.empty() ? std::string_view() : help_text(rest[0]);
+      if (!rest.empty() && topic.empty()) throw UsageError("no help for '" + rest[0] + "'");
+      out << (topic.empty() ? usage_text() : topic);
+      return 0;
+    }
+    if (!help_text(cmd).empty() && wants_help(rest)) {
+      out << help_text(cmd);
       return 0;
     }
     if (cmd == "capture") return capture_command(rest, out, err);
-    if (cmd == "compare") return compare_command(rest, out);
-    if (cmd == "show") return show_command(rest, out);
+    if (cmd == "compare") return compare_command(rest, out, err);
+    if (cmd == "show") return show_command(rest, out, err);
     if (cmd == "metric-list") {
       if (!rest.empty()) throw UsageError("metric-list takes no arguments");
       out << render_metric_list();
@@ -85,7 +81,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     throw UsageError("unknown ctprof command '" + cmd +
                      "'; valid: capture, compare, show, metric-list");
   } catch (const UsageError& e) {
-    err << "dsched ctprof: " << e.what() << "\n" << kUsage;
+    err << "dsched ctprof: " << e.what() << "\n" << usage_text();
     return 2;
   } catch (const std::exception& e) {
     err << "dsched ctprof: " << e.what() << "\n";
@@ -93,27 +89,57 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
 }
 
-std::string write_snapshot(const std::string& path, std::ostream& diagnostics) {
+namespace {
+
+ReportOptions parse_compare_flags(const std::string& flags) {
+  std::vector<std::string> positional;
+  ReportOptions o = parse_report_flags(split_flags(flags), positional, ReportKind::Compare);
+  if (!positional.empty())
+    throw UsageError("unexpected '" + positional.front() + "' in ctprof_compare flags");
+  return o;
+}
+
+// The message of what `run` throws, or "".
+template <typename Run>
+std::string error_of(Run run) {
   try {
-    write_snapshot_file(capture(CaptureOptions{}, diagnostics), path);
+    run();
     return {};
   } catch (const std::exception& e) {
     return e.what();
   }
 }
 
+}  // namespace
+
+std::string write_snapshot(const std::string& path, std::ostream& diagnostics) {
+  return write_snapshot(path, "", diagnostics);
+}
+
+std::string write_snapshot(const std::string& path, const std::string& flags,
+                           std::ostream& diagnostics) {
+  return error_of([&] {
+    const CaptureRequest r = parse_capture_flags(split_flags(flags), false);
+    write_snapshot_file(capture(r.options, diagnostics), path);
+  });
+}
+
+std::string snapshot_flags_error(const std::string& flags) {
+  return error_of([&] { parse_capture_flags(split_flags(flags), false); });
+}
+
+std::string compare_flags_error(const std::string& flags) {
+  return error_of([&] { parse_compare_flags(flags); });
+}
+
 std::string compare_files(const std::string& baseline, const std::string& candidate,
                           const std::string& flags, std::ostream& out) {
-  try {
-    std::vector<std::string> positional;
-    const ReportOptions o = parse_report_flags(split_flags(flags), positional, true);
-    if (!positional.empty())
-      throw UsageError("unexpected '" + positional.front() + "' in ctprof_compare flags");
-    out << render_compare(read_snapshot_file(baseline), read_snapshot_file(candidate), o);
-    return {};
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  return error_of([&] {
+    const ReportOptions o = parse_compare_flags(flags);
+    print_warnings(o, out);
+    out << render_compare(read_snapshot_file(baseline), read_snapshot_file(candidate), o, baseline,
+                          candidate);
+  });
 }
 
 }  // namespace dsched::ctprof

@@ -1,6 +1,8 @@
 // Text of values, deltas and percentages in the ctprof tables.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,28 @@ std::string format_scalar(long double v, Unit unit, bool signed_form = false);
 std::string format_value(const AggValue& v, Unit unit);
 // "+930.2%".
 std::string format_percent(long double pct);
+
+// One value of the state tables (cgroup files, pressure, sched_ext): a number in some unit, a
+// text, or nothing.
+struct StateValue {
+  enum Kind { None, Number, Text } kind = None;
+  long double number = 0;
+  std::string text;
+  static StateValue of(std::optional<std::uint64_t> v);
+  static StateValue of_text(std::string t) { return {Text, 0, std::move(t)}; }
+};
+
+// How a state value prints: the metric units plus microseconds, hundredths of a percent, and
+// limits (kUnlimited prints "max").
+enum class StateUnit { Count, Usec, Bytes, CentiPercent, Signed, CountLimit, BytesLimit, Text };
+std::string format_state(const StateValue& v, StateUnit unit);
+// "a → b (+d)" for numbers, "a → b" for texts that differ, "a" for equal texts, "a → -" when
+// one side is missing, "-" when both are.
+std::string format_state_change(const StateValue& a, const StateValue& b, StateUnit unit);
+
+// Cuts the table under every "## " heading of `text` (its lines up to the next blank line) to
+// `limit` lines, with a notice of how many were dropped; 0 keeps everything.
+std::string limit_sections(const std::string& text, std::size_t limit);
 
 // Columns of plain text, padded to their widest cell (widths count UTF-8 characters, so "→"
 // is one column).

@@ -15,26 +15,35 @@ struct Registry {
   std::string_view keep(std::string s) { return generated_names.emplace_back(std::move(s)); }
 
   void set(std::size_t id, std::string_view name, Section s, Unit u, Agg a, std::string_view src,
-           bool is_signed = false) {
-    defs[id] = MetricDef{name, s, u, a, src, is_signed};
+           std::string_view gating = "", bool is_signed = false) {
+    defs[id] = MetricDef{name, s, u, a, src, gating, is_signed};
   }
 
   Registry() {
     const auto P = Section::Primary;
-    set(kRunTimeNs, "run_time_ns", P, Unit::Ns, Agg::Sum, "schedstat field 1 (time on cpu)");
-    set(kWaitTimeNs, "wait_time_ns", P, Unit::Ns, Agg::Sum, "schedstat field 2 (runqueue wait)");
-    set(kTimeslices, "timeslices", P, Unit::Count, Agg::Sum, "schedstat field 3 (timeslices run)");
-    set(kVoluntaryCsw, "voluntary_csw", P, Unit::Count, Agg::Sum, "status voluntary_ctxt_switches");
+    constexpr std::string_view kSchedInfo = "SCHED_INFO";
+    constexpr std::string_view kSchedDebug = "SCHED_DEBUG";
+    constexpr std::string_view kSchedstats = "SCHED_DEBUG,SCHEDSTATS";
+    constexpr std::string_view kIoAcct = "TASK_IO_ACCOUNTING";
+    set(kRunTimeNs, "run_time_ns", P, Unit::Ns, Agg::Sum,
+        "schedstat field 1 (time on cpu; taskstats cpu_run_virtual_total when queried)",
+        kSchedInfo);
+    set(kWaitTimeNs, "wait_time_ns", P, Unit::Ns, Agg::Sum,
+        "schedstat field 2 (runqueue wait; taskstats cpu_delay_total when queried)", kSchedInfo);
+    set(kTimeslices, "timeslices", P, Unit::Count, Agg::Sum,
+        "schedstat field 3 (timeslices run; taskstats cpu_count when queried)", kSchedInfo);
+    set(kVoluntaryCsw, "voluntary_csw", P, Unit::Count, Agg::Sum,
+        "sched nr_voluntary_switches (status voluntary_ctxt_switches without sched)");
     set(kNonvoluntaryCsw, "nonvoluntary_csw", P, Unit::Count, Agg::Sum,
-        "status nonvoluntary_ctxt_switches");
-    set(kState, "state", P, Unit::Text, Agg::Mode, "status State");
-    set(kNrThreads, "nr_threads", P, Unit::Count, Agg::Sum, "status Threads (leader only)");
+        "sched nr_involuntary_switches (status nonvoluntary_ctxt_switches without sched)");
+    set(kState, "state", P, Unit::Text, Agg::Mode, "stat field 3 (state letter)");
+    set(kNrThreads, "nr_threads", P, Unit::Count, Agg::Max, "stat field 20 (leader only; gauge)");
     set(kMinflt, "minflt", P, Unit::Count, Agg::Sum, "stat field 10");
     set(kMajflt, "majflt", P, Unit::Count, Agg::Sum, "stat field 12");
     set(kUtimeTicks, "utime_clock_ticks", P, Unit::Ticks, Agg::Sum, "stat field 14");
     set(kStimeTicks, "stime_clock_ticks", P, Unit::Ticks, Agg::Sum, "stat field 15");
-    set(kPriority, "priority", P, Unit::Number, Agg::Range, "stat field 18", true);
-    set(kNice, "nice", P, Unit::Number, Agg::Range, "stat field 19", true);
+    set(kPriority, "priority", P, Unit::Number, Agg::Range, "stat field 18", "", true);
+    set(kNice, "nice", P, Unit::Number, Agg::Range, "stat field 19", "", true);
     set(kRtPriority, "rt_priority", P, Unit::Number, Agg::Range, "stat field 40");
     set(kPolicy, "policy", P, Unit::Text, Agg::Mode, "stat field 41 (SCHED_* name)");
     set(kProcessor, "processor", P, Unit::Number, Agg::Range, "stat field 39 (last cpu)");
@@ -42,7 +51,12 @@ struct Registry {
         "stat field 22 (ticks after boot)");
     set(kCpuAffinity, "cpu_affinity", P, Unit::Text, Agg::Mode, "sched_getaffinity (cpu list)");
 
-    struct SchedField { std::size_t id; std::string_view name; Unit unit; Agg agg; };
+    struct SchedField {
+      std::size_t id;
+      std::string_view name;
+      Unit unit;
+      Agg agg;
+    };
     const SchedField sched_fields[] = {
         {kNrWakeups, "nr_wakeups", Unit::Count, Agg::Sum},
         {kNrWakeupsLocal, "nr_wakeups_local", Unit::Count, Agg::Sum},
@@ -69,50 +83,73 @@ struct Registry {
     };
     for (const auto& f : sched_fields) {
       const bool always = f.id == kNrMigrations;
-      set(f.id, f.name, P, f.unit, f.agg,
-          always ? "sched se.nr_migrations" : "sched (needs CONFIG_SCHEDSTATS)");
+      set(f.id, f.name, P, f.unit, f.agg, always ? "sched se.nr_migrations" : "sched stats.*",
+          always ? kSchedDebug : kSchedstats);
     }
     set(kVoluntarySleepNs, "voluntary_sleep_ns", P, Unit::Ns, Agg::Sum,
-        "sched sum_sleep_runtime - sum_block_runtime (needs CONFIG_SCHEDSTATS)");
+        "sched sum_sleep_runtime - sum_block_runtime", kSchedstats);
+    set(kCoreForceidleSum, "core_forceidle_sum", P, Unit::Ns, Agg::Sum, "sched core_forceidle_sum",
+        "SCHED_DEBUG,SCHEDSTATS,SCHED_CORE");
+    set(kFairSliceNs, "fair_slice_ns", P, Unit::Ns, Agg::Max,
+        "sched se.slice (fair policies only; gauge)", kSchedDebug);
+    set(kExtEnabled, "ext_enabled", P, Unit::Text, Agg::Mode, "sched ext.enabled (true/false)",
+        "SCHED_DEBUG,SCHED_CLASS_EXT");
 
-    set(kRchar, "rchar", P, Unit::Bytes, Agg::Sum, "io rchar");
-    set(kWchar, "wchar", P, Unit::Bytes, Agg::Sum, "io wchar");
-    set(kReadBytes, "read_bytes", P, Unit::Bytes, Agg::Sum, "io read_bytes");
-    set(kWriteBytes, "write_bytes", P, Unit::Bytes, Agg::Sum, "io write_bytes");
+    set(kRchar, "rchar", P, Unit::Bytes, Agg::Sum, "io rchar", kIoAcct);
+    set(kWchar, "wchar", P, Unit::Bytes, Agg::Sum, "io wchar", kIoAcct);
+    set(kReadBytes, "read_bytes", P, Unit::Bytes, Agg::Sum, "io read_bytes", kIoAcct);
+    set(kWriteBytes, "write_bytes", P, Unit::Bytes, Agg::Sum, "io write_bytes", kIoAcct);
     set(kCancelledWriteBytes, "cancelled_write_bytes", P, Unit::Bytes, Agg::Sum,
-        "io cancelled_write_bytes");
-    set(kSyscr, "syscr", P, Unit::Count, Agg::Sum, "io syscr");
-    set(kSyscw, "syscw", P, Unit::Count, Agg::Sum, "io syscw");
+        "io cancelled_write_bytes", kIoAcct);
+    set(kSyscr, "syscr", P, Unit::Count, Agg::Sum, "io syscr", kIoAcct);
+    set(kSyscw, "syscw", P, Unit::Count, Agg::Sum, "io syscw", kIoAcct);
+    constexpr std::string_view kJemalloc = "jemalloc,ptrace";
+    set(kAllocatedBytes, "allocated_bytes", P, Unit::Bytes, Agg::Sum,
+        "jemalloc thread_allocated (processes linking libjemalloc)", kJemalloc);
+    set(kDeallocatedBytes, "deallocated_bytes", P, Unit::Bytes, Agg::Sum,
+        "jemalloc thread_deallocated (processes linking libjemalloc)", kJemalloc);
 
     const auto T = Section::TaskstatsDelay;
     for (std::size_t b = 0; b < 8; ++b) {
       const std::string c(kDelayBuckets[b]);
+      // The cpu bucket is run-delay accounting, filled without the delayacct toggle.
+      const std::string_view gate =
+          b == 0 ? "TASKSTATS,TASK_DELAY_ACCT" : "TASKSTATS,TASK_DELAY_ACCT,delayacct=on";
       set(delay_metric(b, kDelayCount), keep(c + "_delay_count"), T, Unit::Count, Agg::Sum,
-          keep("taskstats " + c + "_count"));
+          keep("taskstats " + c + "_count"), gate);
       set(delay_metric(b, kDelayTotal), keep(c + "_delay_total_ns"), T, Unit::Ns, Agg::Sum,
-          keep("taskstats " + c + "_delay_total"));
+          keep("taskstats " + c + "_delay_total"), gate);
       set(delay_metric(b, kDelayMax), keep(c + "_delay_max_ns"), T, Unit::Ns, Agg::Max,
-          keep("taskstats " + c + "_delay_max (v16+)"));
+          keep("taskstats " + c + "_delay_max (v16+)"), gate);
       set(delay_metric(b, kDelayMin), keep(c + "_delay_min_ns"), T, Unit::Ns, Agg::MinNonZero,
-          keep("taskstats " + c + "_delay_min (v16+)"));
+          keep("taskstats " + c + "_delay_min (v16+)"), gate);
       set(kFirstAvgDelay + b, keep("avg_" + c + "_delay_ns"), T, Unit::Ns, Agg::Derived,
-          keep(c + "_delay_total_ns / " + c + "_delay_count"));
+          keep(c + "_delay_total_ns / " + c + "_delay_count"), gate);
     }
-    set(kHiwaterRssBytes, "hiwater_rss_bytes", T, Unit::Bytes, Agg::Max, "taskstats hiwater_rss");
-    set(kHiwaterVmBytes, "hiwater_vm_bytes", T, Unit::Bytes, Agg::Max, "taskstats hiwater_vm");
+    set(kHiwaterRssBytes, "hiwater_rss_bytes", T, Unit::Bytes, Agg::Max, "taskstats hiwater_rss",
+        "TASKSTATS,TASK_XACCT");
+    set(kHiwaterVmBytes, "hiwater_vm_bytes", T, Unit::Bytes, Agg::Max, "taskstats hiwater_vm",
+        "TASKSTATS,TASK_XACCT");
     set(kTotalOffcpuDelayNs, "total_offcpu_delay_ns", T, Unit::Ns, Agg::Derived,
-        "cpu + blkio + freepages + compact + wpcopy + irq + max(swapin, thrashing) delay totals");
+        "cpu + blkio + freepages + compact + wpcopy + irq + max(swapin, thrashing) delay totals",
+        "TASKSTATS,TASK_DELAY_ACCT,delayacct=on");
 
     const auto D = Section::Derived;
-    set(kAvgWaitNs, "avg_wait_ns", D, Unit::Ns, Agg::Derived, "wait_sum / wait_count");
+    set(kAvgWaitNs, "avg_wait_ns", D, Unit::Ns, Agg::Derived, "wait_sum / wait_count", kSchedstats);
+    set(kAvgIowaitNs, "avg_iowait_ns", D, Unit::Ns, Agg::Derived, "iowait_sum / iowait_count",
+        kSchedstats);
     set(kAffineSuccessRatio, "affine_success_ratio", D, Unit::Ratio, Agg::Derived,
-        "nr_wakeups_affine / nr_wakeups_affine_attempts");
+        "nr_wakeups_affine / nr_wakeups_affine_attempts (fair class only)", kSchedstats);
     set(kCpuEfficiency, "cpu_efficiency", D, Unit::Ratio, Agg::Derived,
-        "run_time_ns / (run_time_ns + wait_time_ns)");
-    set(kAvgSliceNs, "avg_slice_ns", D, Unit::Ns, Agg::Derived, "run_time_ns / timeslices");
+        "run_time_ns / (run_time_ns + wait_time_ns)", kSchedInfo);
+    set(kAvgSliceNs, "avg_slice_ns", D, Unit::Ns, Agg::Derived, "run_time_ns / timeslices",
+        kSchedInfo);
     set(kInvoluntaryCswRatio, "involuntary_csw_ratio", D, Unit::Ratio, Agg::Derived,
         "nonvoluntary_csw / (voluntary_csw + nonvoluntary_csw)");
-    set(kDiskIoFraction, "disk_io_fraction", D, Unit::Ratio, Agg::Derived, "read_bytes / rchar");
+    set(kDiskIoFraction, "disk_io_fraction", D, Unit::Ratio, Agg::Derived, "read_bytes / rchar",
+        kIoAcct);
+    set(kLiveHeapEstimate, "live_heap_estimate", D, Unit::Bytes, Agg::Derived,
+        "allocated_bytes - deallocated_bytes (signed)", kJemalloc, true);
 
     for (std::size_t id = 0; id < kMetricCount; ++id)
       if (defs[id].name.empty()) throw std::logic_error("ctprof metric registry has a gap");
@@ -135,28 +172,51 @@ std::optional<std::size_t> find_metric(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view section_name(Section s) {
-  switch (s) {
-    case Section::Primary: return "primary";
-    case Section::TaskstatsDelay: return "taskstats-delay";
-    case Section::Derived: return "derived";
-  }
-  return "?";
+namespace {
+
+struct SectionNames {
+  Section section;
+  std::string_view name, heading;
+};
+
+constexpr SectionNames kSectionNames[] = {
+    {Section::Primary, "primary", "Primary metrics"},
+    {Section::TaskstatsDelay, "taskstats-delay", "Taskstats delay"},
+    {Section::Derived, "derived", "Derived metrics"},
+    {Section::CgroupStats, "cgroup-stats", "Cgroup stats"},
+    {Section::CgroupLimits, "cgroup-limits", "Cgroup limits / knobs"},
+    {Section::MemoryStat, "memory-stat", "memory.stat"},
+    {Section::MemoryEvents, "memory-events", "memory.events"},
+    {Section::Pressure, "pressure", "Pressure"},
+    {Section::HostPressure, "host-pressure", "Host pressure"},
+    {Section::SmapsRollup, "smaps-rollup", "smaps_rollup"},
+    {Section::SchedExt, "sched-ext", "sched_ext"},
+};
+
+const SectionNames& names_of(Section s) {
+  for (const auto& n : kSectionNames)
+    if (n.section == s) return n;
+  throw std::logic_error("ctprof section without a name");
 }
 
-std::string_view section_heading(Section s) {
-  switch (s) {
-    case Section::Primary: return "Primary metrics";
-    case Section::TaskstatsDelay: return "Taskstats delay";
-    case Section::Derived: return "Derived metrics";
-  }
-  return "?";
-}
+}  // namespace
+
+std::string_view section_name(Section s) { return names_of(s).name; }
+std::string_view section_heading(Section s) { return names_of(s).heading; }
 
 std::optional<Section> find_section(std::string_view name) {
-  for (Section s : {Section::Primary, Section::TaskstatsDelay, Section::Derived})
-    if (section_name(s) == name) return s;
+  for (const auto& n : kSectionNames)
+    if (n.name == name) return n.section;
   return std::nullopt;
+}
+
+bool is_cgroup_section(Section s) {
+  return s == Section::CgroupStats || s == Section::CgroupLimits || s == Section::MemoryStat ||
+         s == Section::MemoryEvents || s == Section::Pressure;
+}
+
+bool is_metric_section(Section s) {
+  return s == Section::Primary || s == Section::TaskstatsDelay || s == Section::Derived;
 }
 
 std::string_view unit_name(Unit u) {
@@ -194,6 +254,27 @@ std::string all_metric_names() {
   return out;
 }
 
-std::string all_section_names() { return "primary, taskstats-delay, derived"; }
+std::string all_section_names() {
+  std::string out;
+  for (const auto& n : kSectionNames) {
+    if (!out.empty()) out += ", ";
+    out += n.name;
+  }
+  return out;
+}
+
+std::string gating_tags(const MetricDef& def) {
+  std::string out;
+  std::string_view rest = def.gating;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    if (!out.empty()) out += ' ';
+    out += '[';
+    out += rest.substr(0, comma);
+    out += ']';
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return out;
+}
 
 }  // namespace dsched::ctprof

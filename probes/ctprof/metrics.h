@@ -1,5 +1,5 @@
 // The metric registry: every per-thread and derived metric ctprof knows, with its section, unit,
-// source and the rule that folds the threads of a group into one value.
+// source, kernel gating and the rule that folds the threads of a group into one value.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,25 @@
 
 namespace dsched::ctprof {
 
-enum class Section { Primary, TaskstatsDelay, Derived };
+// Sections of the report. The first three hold metric rows; the others are tables of their own
+// (cgroup files, pressure, smaps_rollup, sched_ext) that --sections can also select.
+enum class Section {
+  Primary,
+  TaskstatsDelay,
+  Derived,
+  CgroupStats,
+  CgroupLimits,
+  MemoryStat,
+  MemoryEvents,
+  Pressure,  // need --group-by cgroup
+  HostPressure,
+  SmapsRollup,
+  SchedExt,
+};
+inline constexpr Section kAllSections[] = {
+    Section::Primary,      Section::TaskstatsDelay, Section::Derived,      Section::CgroupStats,
+    Section::CgroupLimits, Section::MemoryStat,     Section::MemoryEvents, Section::Pressure,
+    Section::HostPressure, Section::SmapsRollup,    Section::SchedExt};
 
 enum class Unit {
   Count,   // plain event counter: 11, 8.697K
@@ -24,7 +42,7 @@ enum class Unit {
 
 enum class Agg {
   Sum,         // counters and times: saturating sum
-  Max,         // peaks
+  Max,         // peaks and gauges
   MinNonZero,  // minima: smallest non-zero value
   Earliest,    // smallest value including zero (start time)
   Range,       // [min,max] (nice, priority, processor)
@@ -34,29 +52,81 @@ enum class Agg {
 
 // Stable metric identifiers; the order is the registry order (and the metric-list order).
 enum MetricId : std::size_t {
-  // schedstat
-  kRunTimeNs, kWaitTimeNs, kTimeslices,
-  // status
-  kVoluntaryCsw, kNonvoluntaryCsw, kState, kNrThreads,
+  // schedstat (or the same three counters from taskstats)
+  kRunTimeNs,
+  kWaitTimeNs,
+  kTimeslices,
+  // context switches, state, thread count
+  kVoluntaryCsw,
+  kNonvoluntaryCsw,
+  kState,
+  kNrThreads,
   // stat
-  kMinflt, kMajflt, kUtimeTicks, kStimeTicks, kPriority, kNice, kRtPriority, kPolicy, kProcessor,
+  kMinflt,
+  kMajflt,
+  kUtimeTicks,
+  kStimeTicks,
+  kPriority,
+  kNice,
+  kRtPriority,
+  kPolicy,
+  kProcessor,
   kStartTimeTicks,
   // affinity
   kCpuAffinity,
   // sched
-  kNrWakeups, kNrWakeupsLocal, kNrWakeupsRemote, kNrWakeupsSync, kNrWakeupsMigrate,
-  kNrWakeupsAffine, kNrWakeupsAffineAttempts, kNrMigrations, kNrForcedMigrations,
-  kNrFailedMigrationsAffine, kNrFailedMigrationsRunning, kNrFailedMigrationsHot, kWaitSum,
-  kWaitCount, kWaitMax, kSleepMax, kBlockSum, kBlockMax, kIowaitSum, kIowaitCount, kExecMax,
-  kSliceMax, kVoluntarySleepNs,
+  kNrWakeups,
+  kNrWakeupsLocal,
+  kNrWakeupsRemote,
+  kNrWakeupsSync,
+  kNrWakeupsMigrate,
+  kNrWakeupsAffine,
+  kNrWakeupsAffineAttempts,
+  kNrMigrations,
+  kNrForcedMigrations,
+  kNrFailedMigrationsAffine,
+  kNrFailedMigrationsRunning,
+  kNrFailedMigrationsHot,
+  kWaitSum,
+  kWaitCount,
+  kWaitMax,
+  kSleepMax,
+  kBlockSum,
+  kBlockMax,
+  kIowaitSum,
+  kIowaitCount,
+  kExecMax,
+  kSliceMax,
+  kVoluntarySleepNs,
+  kCoreForceidleSum,
+  kFairSliceNs,
+  kExtEnabled,
   // io
-  kRchar, kWchar, kReadBytes, kWriteBytes, kCancelledWriteBytes, kSyscr, kSyscw,
+  kRchar,
+  kWchar,
+  kReadBytes,
+  kWriteBytes,
+  kCancelledWriteBytes,
+  kSyscr,
+  kSyscw,
+  // jemalloc per-thread counters
+  kAllocatedBytes,
+  kDeallocatedBytes,
   // taskstats: four metrics per delay bucket, buckets in kDelayBuckets order
   kFirstDelayMetric,
-  kHiwaterRssBytes = kFirstDelayMetric + 8 * 4, kHiwaterVmBytes,
+  kHiwaterRssBytes = kFirstDelayMetric + 8 * 4,
+  kHiwaterVmBytes,
   // derived
-  kFirstAvgDelay, kTotalOffcpuDelayNs = kFirstAvgDelay + 8, kAvgWaitNs, kAffineSuccessRatio,
-  kCpuEfficiency, kAvgSliceNs, kInvoluntaryCswRatio, kDiskIoFraction,
+  kFirstAvgDelay,
+  kTotalOffcpuDelayNs = kFirstAvgDelay + 8,
+  kAvgWaitNs,
+  kAvgIowaitNs,
+  kAffineSuccessRatio,
+  kCpuEfficiency,
+  kAvgSliceNs,
+  kInvoluntaryCswRatio,
+  kDiskIoFraction,
+  kLiveHeapEstimate,
   kMetricCount
 };
 
@@ -77,16 +147,22 @@ struct MetricDef {
   Unit unit;
   Agg agg;
   std::string_view source;  // where the value comes from, or the derivation formula
+  std::string_view gating;  // kernel options, toggles or privileges the value needs ("" = none)
   bool is_signed = false;   // stored as int64 in the uint64 slot
 };
 
 const MetricDef& metric(std::size_t id);
 std::optional<std::size_t> find_metric(std::string_view name);
-std::string_view section_name(Section s);     // command-line name: primary, taskstats-delay, derived
+std::string_view section_name(Section s);     // command-line name: primary, taskstats-delay, ...
 std::string_view section_heading(Section s);  // "Primary metrics", ...
 std::optional<Section> find_section(std::string_view name);
+// Sections whose tables exist only when threads are grouped by cgroup.
+bool is_cgroup_section(Section s);
+bool is_metric_section(Section s);
 std::string_view unit_name(Unit u);
 std::string_view agg_name(Agg a);
+// "[SCHEDSTATS] [SCHED_DEBUG]": the gating of a metric as bracketed tags, "" when ungated.
+std::string gating_tags(const MetricDef& def);
 
 // Comma-separated list of every metric name / section name, for error messages.
 std::string all_metric_names();

@@ -6,8 +6,6 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "snapshot.h"
-
 namespace dsched::ctprof {
 
 // Token-wise normalisation (separators . - _ / : @ + [ ] and space are kept): all digits -> {N};
@@ -19,18 +17,21 @@ enum class GroupBy { All, Pcomm, Comm, CommExact, Cgroup };
 std::optional<GroupBy> find_group_by(std::string_view name);
 std::string_view group_by_name(GroupBy g);
 
-// Decides each thread's group key. A normalised pattern is used only when at least two threads
-// (over every snapshot added) share it; otherwise the thread keeps its exact name.
-class GroupKeys {
+// Cgroup path normalisation, applied to the paths of both snapshots together so the same key
+// lands on both sides: (1) a systemd template instance without '.', '_' or '-' becomes {I}
+// ("user@1000.service" -> "user@{I}.service"); (2) tokens are normalised as above; (3) within a
+// group of paths sharing one normalised form, a token position whose value is the same in every
+// member is put back literally.
+class CgroupNormalizer {
  public:
-  explicit GroupKeys(GroupBy mode) : mode_(mode) {}
-  void add(const Snapshot& snap);
-  std::string key(const ThreadRecord& t) const;
+  void add(const std::string& path);
+  // Key of a path added before; the path itself when it was never added.
+  std::string key(const std::string& path) const;
+  void finish();
 
  private:
-  std::string_view raw(const ThreadRecord& t) const;
-  GroupBy mode_;
-  std::unordered_map<std::string, std::size_t> pattern_threads_;
+  std::unordered_map<std::string, std::string> key_of_;
+  bool finished_ = false;
 };
 
 }  // namespace dsched::ctprof

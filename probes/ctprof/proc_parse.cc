@@ -1,23 +1,9 @@
 #include "proc_parse.h"
 
-#include <charconv>
+#include "text_parse.h"
 
 namespace dsched::ctprof {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
-
-template <typename T>
-bool to_int(std::string_view s, T& out) {
-  s = trim(s);
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
 
 // sched prints times as milliseconds with six decimals ("12.345678"); return nanoseconds.
 bool ms_to_ns(std::string_view s, std::uint64_t& ns) {
@@ -37,16 +23,28 @@ bool ms_to_ns(std::string_view s, std::uint64_t& ns) {
   return true;
 }
 
-// Calls fn(key, value) for each "key<sep>value" line.
-template <typename Fn>
-void for_each_line(std::string_view text, char sep, Fn&& fn) {
-  while (!text.empty()) {
-    auto nl = text.find('\n');
-    auto line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    auto colon = line.find(sep);
-    if (colon != std::string_view::npos) fn(trim(line.substr(0, colon)), line.substr(colon + 1));
-  }
+struct KeyedMetric {
+  std::string_view key;
+  std::size_t id;
+};
+
+// "key: number" lines into the metrics `keys` name; every key must be there and parse.
+template <std::size_t N>
+bool parse_keyed_counters(std::string_view text, const KeyedMetric (&keys)[N], ThreadRecord& rec) {
+  bool ok = true;
+  std::size_t found = 0;
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+    for (const auto& k : keys) {
+      if (key != k.key) continue;
+      std::uint64_t u = 0;
+      if (to_int(value, u))
+        rec.set(k.id, u);
+      else
+        ok = false;
+      ++found;
+    }
+  });
+  return ok && found == N;
 }
 
 }  // namespace
@@ -77,7 +75,7 @@ std::string cpu_list(const std::vector<unsigned>& cpus) {
   return out;
 }
 
-bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
+bool parse_stat(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec) {
   // comm may hold spaces and parentheses: it runs from the first '(' to the last ')'.
   const auto open = text.find('(');
   const auto close = text.rfind(')');
@@ -95,7 +93,7 @@ bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
     fields[n++] = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
   }
-  if (n <= 41) return false;
+  if (n <= 41 || fields[3].size() != 1) return false;
   std::uint64_t u = 0;
   std::int64_t i = 0;
   auto set_u = [&](std::size_t id, std::size_t field) {
@@ -112,36 +110,20 @@ bool parse_stat(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
         set_u(kStimeTicks, 15) && set_i(kPriority, 18) && set_i(kNice, 19) &&
         set_u(kStartTimeTicks, 22) && set_u(kProcessor, 39) && set_u(kRtPriority, 40)))
     return false;
+  if (is_leader && !set_u(kNrThreads, 20)) return false;
+  constexpr std::uint64_t kPfKthread = 0x00200000;  // PF_KTHREAD in the flags field
+  if (!to_int(fields[9], u)) return false;
+  rec.kernel_thread = (u & kPfKthread) != 0;
   if (!to_int(fields[41], u)) return false;
   rec.set(kPolicy, snap.intern(policy_name(static_cast<unsigned>(u))));
+  rec.set(kState, snap.intern(fields[3]));
   return true;
 }
 
-bool parse_status(std::string_view text, bool is_leader, Snapshot& snap, ThreadRecord& rec) {
-  unsigned found = 0;
-  bool ok = true;
-  auto number = [&](std::size_t id, std::string_view value) {
-    std::uint64_t u = 0;
-    if (to_int(value, u)) rec.set(id, u);
-    else ok = false;
-  };
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
-    if (key == "State") {
-      value = trim(value);
-      if (value.empty()) ok = false;
-      else rec.set(kState, snap.intern(value.substr(0, 1)));
-      ++found;
-    } else if (key == "voluntary_ctxt_switches") {
-      number(kVoluntaryCsw, value);
-      ++found;
-    } else if (key == "nonvoluntary_ctxt_switches") {
-      number(kNonvoluntaryCsw, value);
-      ++found;
-    } else if (key == "Threads" && is_leader) {
-      number(kNrThreads, value);
-    }
-  });
-  return ok && found == 3;
+bool parse_status(std::string_view text, ThreadRecord& rec) {
+  static constexpr KeyedMetric keys[] = {{"voluntary_ctxt_switches", kVoluntaryCsw},
+                                         {"nonvoluntary_ctxt_switches", kNonvoluntaryCsw}};
+  return parse_keyed_counters(text, keys, rec);
 }
 
 bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
@@ -159,27 +141,22 @@ bool parse_schedstat(std::string_view text, ThreadRecord& rec) {
 }
 
 bool parse_io(std::string_view text, ThreadRecord& rec) {
-  static constexpr std::pair<std::string_view, std::size_t> keys[] = {
-      {"rchar", kRchar},           {"wchar", kWchar},
-      {"syscr", kSyscr},           {"syscw", kSyscw},
-      {"read_bytes", kReadBytes},  {"write_bytes", kWriteBytes},
-      {"cancelled_write_bytes", kCancelledWriteBytes}};
-  bool ok = true;
-  unsigned found = 0;
-  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
-    for (const auto& [name, id] : keys) {
-      if (key != name) continue;
-      std::uint64_t u = 0;
-      if (to_int(value, u)) rec.set(id, u);
-      else ok = false;
-      ++found;
-    }
-  });
-  return ok && found == std::size(keys);
+  static constexpr KeyedMetric keys[] = {{"rchar", kRchar},
+                                         {"wchar", kWchar},
+                                         {"syscr", kSyscr},
+                                         {"syscw", kSyscw},
+                                         {"read_bytes", kReadBytes},
+                                         {"write_bytes", kWriteBytes},
+                                         {"cancelled_write_bytes", kCancelledWriteBytes}};
+  return parse_keyed_counters(text, keys, rec);
 }
 
-bool parse_sched(std::string_view text, ThreadRecord& rec) {
-  struct Field { std::string_view key; std::size_t id; bool is_time; };
+bool parse_sched(std::string_view text, Snapshot& snap, ThreadRecord& rec) {
+  struct Field {
+    std::string_view key;
+    std::size_t id;
+    bool is_time;
+  };
   // Keys after their "se.", "stats." or "se.statistics." prefix.
   static constexpr Field fields[] = {
       {"nr_migrations", kNrMigrations, false},
@@ -204,6 +181,10 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
       {"iowait_count", kIowaitCount, false},
       {"exec_max", kExecMax, true},
       {"slice_max", kSliceMax, true},
+      {"core_forceidle_sum", kCoreForceidleSum, true},
+      {"slice", kFairSliceNs, false},
+      {"nr_voluntary_switches", kVoluntaryCsw, false},
+      {"nr_involuntary_switches", kNonvoluntaryCsw, false},
   };
   bool ok = true;
   bool have_sleep = false;
@@ -216,6 +197,14 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
       }
     if (key == "sum_sleep_runtime") {
       have_sleep = ms_to_ns(value, sum_sleep);
+      return;
+    }
+    if (key == "ext.enabled") {
+      std::uint64_t on = 0;
+      if (to_int(value, on) && on <= 1)
+        rec.set(kExtEnabled, snap.intern(on ? "true" : "false"));
+      else
+        ok = false;
       return;
     }
     for (const auto& f : fields) {
@@ -231,7 +220,22 @@ bool parse_sched(std::string_view text, ThreadRecord& rec) {
     const auto block = rec.value[kBlockSum];
     rec.set(kVoluntarySleepNs, sum_sleep > block ? sum_sleep - block : 0);
   }
-  return ok && rec.has.test(kNrMigrations);
+  return ok && rec.has.test(kNrMigrations) && rec.has.test(kVoluntaryCsw) &&
+         rec.has.test(kNonvoluntaryCsw);
+}
+
+bool parse_smaps_rollup(std::string_view text, std::map<std::string, std::uint64_t>& kib) {
+  bool ok = true;
+  for_each_line(text, ':', [&](std::string_view key, std::string_view value) {
+    value = trim(value);
+    if (!value.ends_with(" kB")) return;  // the "[rollup]" header line
+    std::uint64_t v = 0;
+    if (to_int(value.substr(0, value.size() - 3), v))
+      kib[std::string(key)] = v;
+    else
+      ok = false;
+  });
+  return ok && !kib.empty();
 }
 
 bool parse_cgroup(std::string_view text, std::string& path) {
@@ -249,15 +253,21 @@ bool parse_cgroup(std::string_view text, std::string& path) {
     any = true;
     auto controllers = line.substr(c1 + 1, c2 - c1 - 1);
     auto p = line.substr(c2 + 1);
-    if (line.substr(0, c1) == "0" && controllers.empty()) unified = p;
-    else if (controllers == "cpu" || controllers.starts_with("cpu,")) cpu = p;
+    if (line.substr(0, c1) == "0" && controllers.empty())
+      unified = p;
+    else if (controllers == "cpu" || controllers.starts_with("cpu,"))
+      cpu = p;
     if (first_nonroot.empty() && p != "/") first_nonroot = p;
   }
   if (!any) return false;
-  if (!unified.empty() && unified != "/") path = unified;
-  else if (!cpu.empty() && cpu != "/") path = cpu;
-  else if (!first_nonroot.empty()) path = first_nonroot;
-  else path = "/";
+  if (!unified.empty() && unified != "/")
+    path = unified;
+  else if (!cpu.empty() && cpu != "/")
+    path = cpu;
+  else if (!first_nonroot.empty())
+    path = first_nonroot;
+  else
+    path = "/";
   return true;
 }
 

@@ -1,272 +1,189 @@
 #include "report.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <map>
+#include <functional>
+#include <vector>
 
-#include "aggregate.h"
 #include "format.h"
+#include "fudge.h"
+#include "grouping.h"
+#include "report_metrics.h"
+#include "report_tables.h"
 
 namespace dsched::ctprof {
 namespace {
 
-constexpr Section kSections[] = {Section::Primary, Section::TaskstatsDelay, Section::Derived};
-constexpr const char* kArrow = " → ";
-
-// How much a row moved, for ordering: lower tier first, then bigger magnitude, then registry order.
-struct Movement {
-  int tier = 3;  // 0: % change, 1: from zero, 2: text/range changed, 3: unchanged or missing
-  long double magnitude = 0;
-  std::size_t metric = 0;
-  bool operator<(const Movement& o) const {
-    if (tier != o.tier) return tier < o.tier;
-    if (magnitude != o.magnitude) return magnitude > o.magnitude;
-    return metric < o.metric;
-  }
-};
-
-struct Row {
-  std::size_t metric;
-  std::string base, cand, delta, pct;
-  Movement move;
-};
-
-// One group key matched across the two snapshots; either side may be missing.
-struct Pair {
-  std::string key;
-  const Group* base = nullptr;
-  const Group* cand = nullptr;
-  std::string uptime = "-";
-  std::vector<Row> rows;  // of the section being rendered
-};
-
-const AggValue& value_of(const Group* g, std::size_t id) {
-  static const AggValue none;
-  return g ? g->values[id] : none;
+std::vector<GroupBy> axes(const ReportOptions& o) {
+  if (o.group_by == GroupBy::All) return {GroupBy::Cgroup, GroupBy::Pcomm, GroupBy::Comm};
+  return {o.group_by};
 }
 
-Row compare_row(const Pair& p, std::size_t id) {
-  const Unit unit = metric(id).unit;
-  const AggValue& b = value_of(p.base, id);
-  const AggValue& c = value_of(p.cand, id);
-  Row r{id, format_value(b, unit), format_value(c, unit), "-", "-", {3, 0, id}};
-  if (b.kind == AggValue::Scalar && c.kind == AggValue::Scalar) {
-    const long double delta = c.scalar - b.scalar;
-    r.delta = format_scalar(delta, unit, true);
-    if (b.scalar != 0) {
-      const long double pct = delta / std::fabs(b.scalar) * 100;
-      r.pct = format_percent(pct);
-      if (delta != 0) r.move = {0, std::fabs(pct), id};
-    } else if (delta != 0) {
-      r.move = {1, std::fabs(delta), id};
-    }
-  } else if (b.kind != AggValue::None && c.kind != AggValue::None && !(b == c)) {
-    r.move = {2, 0, id};
-  }
-  return r;
+std::string heading_suffix(const ReportOptions& o, GroupBy axis) {
+  return o.group_by == GroupBy::All ? " (by " + std::string(group_by_name(axis)) + ")" : "";
 }
 
-std::string threads_cell(const Group* b, const Group* c) {
-  auto n = [](const Group* g) { return g ? std::to_string(g->threads) : std::string("-"); };
-  if (b && c && b->threads == c->threads) return n(b);
-  return n(b) + "→" + n(c);
-}
-
-// The value a group is ranked by for one --sort-by key; nullopt sorts last.
-using RankValue = std::optional<long double>;
-
-bool rank_before(const std::vector<RankValue>& a, const std::vector<RankValue>& b,
-                 const std::vector<SortKey>& keys) {
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (a[i].has_value() != b[i].has_value()) return a[i].has_value();
-    if (!a[i] || *a[i] == *b[i]) continue;
-    return keys[i].descending ? *a[i] > *b[i] : *a[i] < *b[i];
-  }
+bool any_cgroup_section(const ReportOptions& o) {
+  for (Section s : kAllSections)
+    if (is_cgroup_section(s) && o.shows(s)) return true;
   return false;
 }
 
-// Orders items (each with .key) by --sort-by when given, else by `fallback_less`; ties by key.
-template <typename T, typename RankFn, typename Less>
-void order_groups(std::vector<T>& items, const ReportOptions& o, RankFn rank, Less fallback_less) {
-  if (o.sort_by.empty()) {
-    std::stable_sort(items.begin(), items.end(), [&](const T& a, const T& b) {
-      if (fallback_less(a, b)) return true;
-      if (fallback_less(b, a)) return false;
-      return a.key < b.key;
-    });
-    return;
+bool any_metric_section(const ReportOptions& o) {
+  for (Section s : kAllSections)
+    if (is_metric_section(s) && o.shows(s)) return true;
+  return false;
+}
+
+using PathKey = std::function<std::string(const std::string&)>;
+
+CgroupTable cgroup_table(const Snapshot& snap, const PathKey& key_of) {
+  CgroupTable out;
+  for (const auto& [path, stats] : snap.cgroup_stats) merge_into(out[key_of(path)], stats);
+  return out;
+}
+
+// "N group(s) only in baseline (FILE):" and the keys.
+std::string unmatched(const Groups& mine, const Groups& theirs, const char* side,
+                      const std::string& file) {
+  std::vector<std::string> keys;
+  for (const auto& [k, g] : mine)
+    if (!theirs.count(k)) keys.push_back(k);
+  if (keys.empty()) return {};
+  std::string out =
+      "\n" + std::to_string(keys.size()) + " group(s) only in " + side + " (" + file + "):\n";
+  for (const auto& k : keys) out += "  " + k + "\n";
+  return out;
+}
+
+std::string leaf(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// Labels of the baseline cgroups that candidate cgroups were joined to.
+std::map<std::string, std::string> fudge_labels(const Fudge& fudge) {
+  std::map<std::string, std::string> leaves;
+  for (const auto& [c, b] : fudge.candidate_to_baseline)
+    leaves[b] += (leaves[b].empty() ? "" : ",") + leaf(c);
+  std::map<std::string, std::string> labels;
+  for (const auto& [b, l] : leaves) labels[b] = "[fudged: " + l + "] " + b;
+  return labels;
+}
+
+std::string fudge_report(const std::vector<FudgedPair>& pairs) {
+  if (pairs.empty()) return {};
+  std::string out = "\n## Fudged cgroup matches (" + std::to_string(pairs.size()) + " pair(s))\n";
+  for (const auto& p : pairs) {
+    out += "\n  baseline: " + p.baseline + "\n  candidate: " + p.candidate + "\n";
+    if (p.baseline_root != p.baseline || p.candidate_root != p.candidate)
+      out +=
+          "  cascade roots: baseline=" + p.baseline_root + " candidate=" + p.candidate_root + "\n";
+    char jaccard[32];
+    std::snprintf(jaccard, sizeof jaccard, "%.1f%%", p.jaccard * 100);
+    out += "  overlap: " + std::to_string(p.overlap) + " thread types, Jaccard: " + jaccard +
+           ", cascaded children: " + std::to_string(p.cascaded_children) + "\n";
+    auto list = [&](const char* what, const std::vector<std::string>& types) {
+      if (types.empty()) return;
+      out += std::string("  residual (") + what + " only): ";
+      for (std::size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i];
+      out += "\n";
+    };
+    list("baseline", p.baseline_only);
+    list("candidate", p.candidate_only);
   }
-  std::map<std::string, std::vector<RankValue>> ranks;
-  for (const auto& it : items) {
-    auto& r = ranks[it.key];
-    for (const auto& k : o.sort_by) r.push_back(rank(it, k.metric));
-  }
-  std::stable_sort(items.begin(), items.end(), [&](const T& a, const T& b) {
-    const auto& ra = ranks[a.key];
-    const auto& rb = ranks[b.key];
-    if (rank_before(ra, rb, o.sort_by)) return true;
-    if (rank_before(rb, ra, o.sort_by)) return false;
-    return a.key < b.key;
-  });
+  return out;
 }
 
-std::vector<std::size_t> section_metrics(Section s, const ReportOptions& o) {
-  std::vector<std::size_t> ids;
-  for (std::size_t id = 0; id < kMetricCount; ++id)
-    if (metric(id).section == s && o.shows(id)) ids.push_back(id);
-  return ids;
-}
-
-// The value cell of the arrow layout: baselines right-aligned so the arrows line up.
-void arrow_cells(const std::vector<Row*>& rows, std::vector<std::string>& cells) {
-  std::size_t width = 0;
-  for (const Row* r : rows) width = std::max(width, display_width(r->base));
-  for (const Row* r : rows)
-    cells.push_back(std::string(width - display_width(r->base), ' ') + r->base + kArrow + r->cand);
-}
-
-std::string heading(Section s) { return "## " + std::string(section_heading(s)) + "\n"; }
-
-void compute_uptime(std::vector<Pair>& pairs) {
-  auto alive = [](const Pair& p) {
-    return p.cand && p.cand->alive_ns ? p.cand->alive_ns : p.base ? p.base->alive_ns : std::nullopt;
+std::string compare_block(const Snapshot& a, const Snapshot& b, const ReportOptions& o,
+                          GroupBy axis, const std::string& a_name, const std::string& b_name,
+                          std::vector<FudgedPair>& fudged) {
+  const GroupKeys keys(axis, o, {&a, &b});
+  // Renamed cgroups are joined only in the cgroup block of --group-by all.
+  Fudge fudge;
+  if (o.group_by == GroupBy::All && axis == GroupBy::Cgroup) fudge = fudge_cgroups(a, b, keys);
+  const auto joined = [&](const std::string& key) {
+    auto it = fudge.candidate_to_baseline.find(key);
+    return it == fudge.candidate_to_baseline.end() ? key : it->second;
   };
-  // Relative to the longest-lived group present in both snapshots (any group if none matched).
-  long double longest = 0;
-  for (bool matched_only : {true, false}) {
-    for (const auto& p : pairs)
-      if ((!matched_only || (p.base && p.cand)) && alive(p)) longest = std::max(longest, *alive(p));
-    if (longest > 0) break;
+  ComparedGroups groups;
+  groups.baseline = group_threads(a, [&](const ThreadRecord& t) { return keys.key(t); });
+  groups.candidate = group_threads(b, [&](const ThreadRecord& t) { return joined(keys.key(t)); });
+  groups.labels = fudge_labels(fudge);
+  std::string out;
+  if (any_metric_section(o))
+    out += render_compare_metrics(groups, axis, heading_suffix(o, axis), o);
+  if (axis == GroupBy::Cgroup && any_cgroup_section(o)) {
+    const CgroupTable ta =
+        cgroup_table(a, [&](const std::string& p) { return keys.cgroup_key(p); });
+    const CgroupTable tb =
+        cgroup_table(b, [&](const std::string& p) { return joined(keys.cgroup_key(p)); });
+    out += render_cgroup_tables(ta, &tb, o);
   }
-  if (longest <= 0) return;
-  for (auto& p : pairs)
-    if (auto a = alive(p)) {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%.0Lf%%", std::min(100.0L, *a / longest * 100));
-      p.uptime = buf;
-    }
+  out += unmatched(groups.baseline, groups.candidate, "baseline", a_name);
+  out += unmatched(groups.candidate, groups.baseline, "candidate", b_name);
+  fudged.insert(fudged.end(), fudge.pairs.begin(), fudge.pairs.end());
+  return out;
+}
+
+std::string show_block(const Snapshot& snap, const ReportOptions& o, GroupBy axis) {
+  const GroupKeys keys(axis, o, {&snap});
+  std::string out;
+  if (any_metric_section(o))
+    out +=
+        render_show_metrics(group_threads(snap, [&](const ThreadRecord& t) { return keys.key(t); }),
+                            axis, heading_suffix(o, axis), o);
+  if (axis == GroupBy::Cgroup && any_cgroup_section(o))
+    out += render_cgroup_tables(
+        cgroup_table(snap, [&](const std::string& p) { return keys.cgroup_key(p); }), nullptr, o);
+  return out;
+}
+
+// Blocks are separated by a blank line; sections inside start with their own.
+void append_block(std::string& out, const std::string& block) {
+  if (block.empty()) return;
+  if (!out.empty() && !block.starts_with("\n")) out += "\n";
+  out += block;
 }
 
 }  // namespace
 
-std::string render_compare(const Snapshot& baseline, const Snapshot& candidate,
-                           const ReportOptions& o) {
-  GroupKeys keys(o.group_by);
-  keys.add(baseline);
-  keys.add(candidate);
-  const auto base_groups = group_threads(baseline, keys);
-  const auto cand_groups = group_threads(candidate, keys);
-  std::map<std::string, Pair> by_key;
-  for (const auto& [k, g] : base_groups) by_key[k].base = &g;
-  for (const auto& [k, g] : cand_groups) by_key[k].cand = &g;
-  std::vector<Pair> all;
-  for (auto& [k, p] : by_key) {
-    p.key = k;
-    all.push_back(std::move(p));
-  }
-  compute_uptime(all);
-
+std::string render_compare(const Snapshot& a, const Snapshot& b, const ReportOptions& o,
+                           const std::string& a_name, const std::string& b_name) {
   std::string out;
-  for (Section s : kSections) {
-    const auto ids = section_metrics(s, o);
-    if (ids.empty()) continue;
-    std::vector<Pair> pairs = all;
-    for (auto& p : pairs) {
-      for (std::size_t id : ids) p.rows.push_back(compare_row(p, id));
-      std::sort(p.rows.begin(), p.rows.end(),
-                [](const Row& a, const Row& b) { return a.move < b.move; });
-    }
-    auto rank = [](const Pair& p, std::size_t id) -> RankValue {
-      const AggValue& b = value_of(p.base, id);
-      const AggValue& c = value_of(p.cand, id);
-      if (b.kind != AggValue::Scalar || c.kind != AggValue::Scalar) return std::nullopt;
-      return c.scalar - b.scalar;
-    };
-    order_groups(pairs, o, rank, [](const Pair& a, const Pair& b) {
-      return a.rows.front().move < b.rows.front().move;
-    });
-    if (o.limit && pairs.size() > *o.limit) pairs.resize(*o.limit);
-
-    Table t;
-    const std::string group_col(group_by_name(o.group_by));
-    if (o.full_layout) {
-      t.header = {group_col, "threads", "metric", "baseline", "candidate", "delta", "%", "%uptime"};
-      t.right_aligned = {false, true, false, true, true, true, true, true};
-    } else {
-      t.header = {group_col, "threads", "metric", "value", "delta", "%", "%uptime"};
-      t.right_aligned = {false, true, false, false, true, true, true};
-    }
-    std::vector<Row*> rows;
-    for (auto& p : pairs)
-      for (auto& r : p.rows) rows.push_back(&r);
-    std::vector<std::string> arrows;
-    if (!o.full_layout) arrow_cells(rows, arrows);
-    std::size_t i = 0;
-    for (auto& p : pairs) {
-      const std::string threads = threads_cell(p.base, p.cand);
-      for (auto& r : p.rows) {
-        const std::string name(metric(r.metric).name);
-        if (o.full_layout)
-          t.rows.push_back({p.key, threads, name, r.base, r.cand, r.delta, r.pct, p.uptime});
-        else
-          t.rows.push_back({p.key, threads, name, arrows[i], r.delta, r.pct, p.uptime});
-        ++i;
-      }
-    }
-    if (!out.empty()) out += "\n";
-    out += heading(s);
-    out += pairs.empty() ? "(no threads)\n" : t.render();
-  }
-  return out;
+  std::vector<FudgedPair> fudged;
+  for (GroupBy axis : axes(o))
+    append_block(out, compare_block(a, b, o, axis, a_name, b_name, fudged));
+  const SmapsTable sa = smaps_by_process(a, o.no_thread_normalize);
+  const SmapsTable sb = smaps_by_process(b, o.no_thread_normalize);
+  append_block(out, render_smaps(sa, &sb, o));
+  append_block(out, render_host_pressure(a.host_psi, &b.host_psi, o));
+  append_block(out, render_sched_ext(a.sched_ext, &b.sched_ext, o));
+  append_block(out, fudge_report(fudged));
+  return limit_sections(out, o.limit);
 }
 
 std::string render_show(const Snapshot& snap, const ReportOptions& o) {
-  GroupKeys keys(o.group_by);
-  keys.add(snap);
-  const auto groups = group_threads(snap, keys);
   std::string out;
-  for (Section s : kSections) {
-    const auto ids = section_metrics(s, o);
-    if (ids.empty()) continue;
-    struct Item {
-      std::string key;
-      const Group* g;
-    };
-    std::vector<Item> items;
-    for (const auto& [k, g] : groups) items.push_back({k, &g});
-    auto rank = [](const Item& it, std::size_t id) -> RankValue {
-      const AggValue& v = it.g->values[id];
-      if (v.kind != AggValue::Scalar) return std::nullopt;
-      return v.scalar;
-    };
-    order_groups(items, o, rank, [](const Item&, const Item&) { return false; });
-    if (o.limit && items.size() > *o.limit) items.resize(*o.limit);
-    Table t;
-    t.header = {std::string(group_by_name(o.group_by)), "threads", "metric", "value"};
-    t.right_aligned = {false, true, false, true};
-    for (const auto& it : items)
-      for (std::size_t id : ids)
-        t.rows.push_back({it.key, std::to_string(it.g->threads), std::string(metric(id).name),
-                          format_value(it.g->values[id], metric(id).unit)});
-    if (!out.empty()) out += "\n";
-    out += heading(s);
-    out += items.empty() ? "(no threads)\n" : t.render();
-  }
-  return out;
+  for (GroupBy axis : axes(o)) append_block(out, show_block(snap, o, axis));
+  append_block(out, render_smaps(smaps_by_process(snap, o.no_thread_normalize), nullptr, o));
+  append_block(out, render_host_pressure(snap.host_psi, nullptr, o));
+  append_block(out, render_sched_ext(snap.sched_ext, nullptr, o));
+  return limit_sections(out, o.limit);
 }
 
 std::string render_metric_list() {
   Table t;
-  t.header = {"metric", "section", "unit", "aggregation", "source"};
-  t.right_aligned = {false, false, false, false, false};
+  t.header = {"metric", "section", "unit", "aggregation", "gating", "source"};
+  t.right_aligned.assign(t.header.size(), false);
   for (std::size_t id = 0; id < kMetricCount; ++id) {
     const auto& d = metric(id);
+    const std::string gating = gating_tags(d);
     t.rows.push_back({std::string(d.name), std::string(section_name(d.section)),
                       std::string(unit_name(d.unit)), std::string(agg_name(d.agg)),
-                      std::string(d.source)});
+                      gating.empty() ? "-" : gating, std::string(d.source)});
   }
-  return t.render();
+  return t.render() +
+         "\ngating: [NAME] needs a kernel built with CONFIG_NAME; [delayacct=on] needs "
+         "kernel.task_delayacct=1 (or booting with delayacct);\n"
+         "[jemalloc] only threads of processes linking libjemalloc; [ptrace] read by stopping the "
+         "thread for a moment (PTRACE_SEIZE).\n"
+         "Without what a metric needs, it reads '-' (not 0).\n";
 }
 
 }  // namespace dsched::ctprof

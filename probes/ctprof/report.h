@@ -1,4 +1,5 @@
-// The compare and show tables.
+// The compare and show reports: one block per grouping axis (three with --group-by all: cgroup,
+// then pcomm, then comm), then the host-wide tables, each "## " section cut to --limit lines.
 #pragma once
 
 #include <string>
@@ -8,12 +9,13 @@
 
 namespace dsched::ctprof {
 
-// Baseline vs candidate, one row per (group, metric), under one heading per section.
+// `baseline_name` and `candidate_name` name the files in the lists of unmatched groups.
 std::string render_compare(const Snapshot& baseline, const Snapshot& candidate,
-                           const ReportOptions& options);
-// One snapshot, grouped the same way.
+                           const ReportOptions& options,
+                           const std::string& baseline_name = "baseline",
+                           const std::string& candidate_name = "candidate");
 std::string render_show(const Snapshot& snap, const ReportOptions& options);
-// Every metric with its section, unit, aggregation rule and source.
+// Every metric with its section, unit, aggregation rule, gating and source.
 std::string render_metric_list();
 
 }  // namespace dsched::ctprof

@@ -1,31 +1,30 @@
-// Snapshot files: zstd-compressed JSON. Reading is defensive: every malformed file yields a
-// SnapshotError naming the file and the reason.
+// Snapshot files: zstd-compressed JSON, dsched's own format or ktstr's. Reading streams the file
+// (decompression and parsing at once, within a cap) and every malformed file yields a
+// SnapshotError naming the file and the reason. Writing is atomic and never clobbers a file that
+// is not a snapshot.
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 
 #include "snapshot.h"
+#include "snapshot_error.h"
+#include "zstd_stream.h"
 
 namespace dsched::ctprof {
 
-class SnapshotError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 inline constexpr std::size_t kMaxDecompressedBytes = std::size_t{256} << 20;
 
+// dsched's format, current version.
 std::string to_json(const Snapshot& snap);
-Snapshot from_json(const std::string& text, const std::string& name);  // name: for messages
+// Either format from uncompressed JSON text (`name`: for messages).
+Snapshot from_json(const std::string& text, const std::string& name);
 
+// Writes a temporary file in the directory of `path` and renames it over `path`. Refuses (with a
+// SnapshotError naming `path`) when `path` is a symbolic link, not a regular file, or a regular
+// file that is not a ctprof snapshot.
 void write_snapshot_file(const Snapshot& snap, const std::string& path);
-// `cap`: decompressed-size limit; decompression stops as soon as it is crossed.
+// `cap`: decompressed-size limit; reading stops as soon as it is crossed.
 Snapshot read_snapshot_file(const std::string& path, std::size_t cap = kMaxDecompressedBytes);
-
-// Exposed for tests: zstd round trip with the same cap and messages.
-std::string compress(const std::string& data);
-std::string decompress(const std::string& data, const std::string& name, std::size_t cap);
 
 }  // namespace dsched::ctprof

@@ -79,6 +79,7 @@ DelayRecord parse_taskstats_struct(std::span<const std::uint8_t> p) {
   }
   d.hiwater_rss_bytes = read_u64(p, offsetof(taskstats, hiwater_rss)) * 1024;
   d.hiwater_vm_bytes = read_u64(p, offsetof(taskstats, hiwater_vm)) * 1024;
+  d.run_virtual_total_ns = read_u64(p, offsetof(taskstats, cpu_run_virtual_total));
   return d;
 }
 
@@ -184,8 +185,8 @@ std::unique_ptr<NetlinkTaskstats> NetlinkTaskstats::open(std::string& error) {
   static const char kName[] = TASKSTATS_GENL_NAME;
   std::uint8_t buf[4096];
   ssize_t n = -1;
-  if (send_request(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, kName,
-                   sizeof kName, 1))
+  if (send_request(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, kName, sizeof kName,
+                   1))
     n = recv(fd, buf, sizeof buf, 0);
   const int family = n > 0 ? parse_family_reply({buf, static_cast<std::size_t>(n)}) : -1;
   if (family < 0) {

@@ -18,6 +18,9 @@ struct DelayRecord {
   // Per bucket in kDelayBuckets order: count, total, max, min (ns).
   std::array<std::array<std::uint64_t, 4>, 8> bucket{};
   std::uint64_t hiwater_rss_bytes = 0, hiwater_vm_bytes = 0;
+  // Time on cpu (se.sum_exec_runtime, the first schedstat field); the cpu bucket's count and
+  // total are schedstat's timeslices and run delay.
+  std::uint64_t run_virtual_total_ns = 0;
   std::uint16_t version = 0;
 };
 

@@ -3,11 +3,18 @@
 #include <algorithm>
 #include <vector>
 
-#include "agg_values.h"
 #include "cformat.h"
 #include "histogram.h"
 
 namespace dsched::output {
+
+using abi::AggEntry;
+using abi::Aggregation;
+using abi::AggregationSpec;
+using abi::AggValue;
+using abi::JoinedRow;
+using abi::KeyComponent;
+using abi::SortOptions;
 
 namespace {
 
@@ -54,20 +61,21 @@ std::string format_keys(const AggregationSpec& spec, std::string_view key) {
   return out;
 }
 
-std::string format_value(const Aggregation& agg, std::span<const int64_t> value) {
-  const AggFunc f = agg.spec().function;
-  if (is_histogram(f)) return render_histogram(agg.spec(), value, agg.normal());
-  const int64_t v = scalar_value(f, value, agg.normal());
-  if (f == AggFunc::Stddev) return cformat(" %16llu", (unsigned long long)v);
-  return cformat(" %16lld", (long long)v);
+std::string format_value(const AggValue& value) {
+  switch (value.kind) {
+    case AggValue::Kind::Histogram: return render_histogram(value);
+    case AggValue::Kind::Unsigned: return cformat(" %16llu", (unsigned long long)value.number);
+    case AggValue::Kind::Signed: break;
+  }
+  return cformat(" %16lld", (long long)value.number);
 }
 
 std::string print_entries(std::span<const Aggregation* const> aggs, const SortOptions& options) {
   std::string out;
   if (aggs.empty()) return out;
-  for (const JoinedRow& row : joined_rows(aggs, options)) {
+  for (const JoinedRow& row : abi::joined_rows(aggs, options)) {
     out += format_keys(aggs[0]->spec(), row.key);
-    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(*aggs[a], row.values[a]);
+    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(aggs[a]->value(row.values[a]));
     out += "\n";
   }
   return out;
@@ -83,7 +91,7 @@ std::string printa_plain(std::span<Aggregation* const> aggs, const SortOptions& 
 std::string printa_formatted(const printf_spec::Format& format, std::span<Aggregation* const> aggs,
                              const SortOptions& options, const RenderContext& context) {
   const std::vector<const Aggregation*> view = as_const(aggs);
-  const std::vector<JoinedRow> rows = joined_rows(view, options);
+  const std::vector<JoinedRow> rows = abi::joined_rows(view, options);
   std::string out;
   for (const JoinedRow& row : rows) {
     // '%@' conversions take the aggregations in order; extra ones repeat the last.
@@ -91,10 +99,9 @@ std::string printa_formatted(const printf_spec::Format& format, std::span<Aggreg
     auto aggregation = [&](const printf_spec::Conversion& conv, int width, int precision) {
       const size_t a = std::min(next_agg, aggs.size() - 1);
       if (next_agg < aggs.size()) ++next_agg;
-      const Aggregation& agg = *aggs[a];
-      const AggFunc f = agg.spec().function;
-      if (is_histogram(f)) return render_histogram(agg.spec(), row.values[a], agg.normal());
-      const Value v = Value::integer(scalar_value(f, row.values[a], agg.normal()), 8, !scalar_is_unsigned(f));
+      const AggValue value = aggs[a]->value(row.values[a]);
+      if (value.kind == AggValue::Kind::Histogram) return render_histogram(value);
+      const Value v = Value::integer(value.number, 8, value.kind == AggValue::Kind::Signed);
       return render_conversion(conv, width, precision, v, context);
     };
     const std::vector<Value> keys = key_values(aggs[0]->spec(), row.key);

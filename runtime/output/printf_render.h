@@ -10,10 +10,12 @@
 #include <span>
 #include <string>
 
-#include "lang/printf_spec.h"
-#include "value.h"
+#include "abi/printf_spec.h"
+#include "abi/value.h"
 
 namespace dsched::output {
+
+using abi::Value;
 
 struct RenderContext {
   // Address to symbol text for %a and %k (kernel) and %A (user). When unset: "0x<hex>".

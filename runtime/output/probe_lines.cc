@@ -82,9 +82,4 @@ std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view
                  action, pc);
 }
 
-std::string compile_failure(std::string_view script, unsigned line, std::string_view message) {
-  return cformat("%sfailed to compile script %.*s: line %u: %.*s\n", kTool, int(script.size()), script.data(), line,
-                 int(message.size()), message.data());
-}
-
 }  // namespace dsched::output

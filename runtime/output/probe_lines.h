@@ -9,9 +9,11 @@
 #include <string>
 #include <string_view>
 
-#include "value.h"
+#include "abi/value.h"
 
 namespace dsched::output {
+
+using abi::Value;
 
 // trace(x): strings "  %-33s" (quiet: "%s"); signed integers by D size 8/4/2/1 " %19ld",
 // " %10d", " %5hd", " %3hhd", unsigned " %20lu", " %10u", " %5hu", " %3hhu" (quiet: the bare
@@ -39,8 +41,5 @@ std::string aggregation_drops(uint64_t count, unsigned cpu);
 // action #2 at BPF pc 57"
 std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view probe_description,
                         std::string_view fault, unsigned action, unsigned pc);
-
-// "dsched: failed to compile script x.d: line 5: <message>"
-std::string compile_failure(std::string_view script, unsigned line, std::string_view message);
 
 }  // namespace dsched::output

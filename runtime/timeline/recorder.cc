@@ -7,7 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "runtime/loader.h"
+#include "runtime/support/libbpf_log.h"
 #include "runtime/timeline/timeline.skel.h"
 
 namespace dsched::timeline {

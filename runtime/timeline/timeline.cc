@@ -11,7 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "runtime/target_process.h"
+#include "runtime/support/target_process.h"
 #include "runtime/timeline/options.h"
 #include "runtime/timeline/process_tree.h"
 #include "runtime/timeline/recorder.h"

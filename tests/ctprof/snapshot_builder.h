@@ -26,7 +26,7 @@ inline dsched::ctprof::ThreadRecord& add_thread(
   t.tgid = tid;
   t.comm = comm;
   t.pcomm = pcomm;
-  t.cgroup = "/";
+  t.cgroup.assign(1, '/');  // not operator=(const char*): GCC 12 warns falsely (-Wrestrict)
   for (auto [id, v] : values) t.set(id, v);
   for (const auto& [id, text] : texts) t.set(id, s.intern(text));
   s.threads.push_back(std::move(t));

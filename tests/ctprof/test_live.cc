@@ -10,8 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <future>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -20,17 +20,12 @@
 #include "capture.h"
 #include "options.h"
 #include "report.h"
+#include "test_files_util.h"
 
 using namespace dsched::ctprof;
+using ctprof_test::slurp;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Field `n` (1-based, as in proc(5)) of a stat line; fields after comm are split on spaces.
 std::string stat_field(const std::string& stat, int n) {
@@ -211,7 +206,27 @@ TEST_CASE("ctprof live capture agrees with /proc for threads this test owns") {
   }
   const ThreadRecord* leader = find_tid(snap, pid);
   REQUIRE(leader);
-  CHECK(leader->value[kNrThreads] == std::stoull(status_field(slurp("/proc/self/status"), "Threads")));
+  CHECK(leader->value[kNrThreads] ==
+        std::stoull(status_field(slurp("/proc/self/status"), "Threads")));
+  // The leader carries the process's smaps_rollup; its Rss is what the kernel says about it now
+  // (within what this test allocates meanwhile).
+  REQUIRE(leader->smaps_kib.count("Rss"));
+  const std::uint64_t rss_now = std::stoull(status_field(slurp("/proc/self/smaps_rollup"), "Rss"));
+  CHECK(leader->smaps_kib.at("Rss") > 0);
+  CHECK(leader->smaps_kib.at("Rss") <= rss_now + 4096);
+
+  // Host context and host pressure of this machine.
+  std::string cmdline = slurp("/proc/cmdline");
+  cmdline.pop_back();  // the newline
+  CHECK(snap.host.kernel_cmdline == cmdline);
+  CHECK(snap.host.total_memory_kb.value_or(0) > 0);
+  CHECK(snap.host.cpu_model.has_value());
+  CHECK(snap.host.sched_tunables.count("sched_rt_runtime_us") == 1);
+  const bool psi = !slurp("/proc/pressure/cpu").empty();
+  CHECK(snap.host_psi.resource[kPsiCpu].present == psi);
+  // Every cgroup a thread is in was looked up (read, or counted as a failure).
+  CHECK(snap.sources.cgroups_read == snap.cgroup_stats.size());
+  CHECK(snap.cgroup_stats.count(leader->cgroup) == 1);
 }
 
 TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay between captures") {
@@ -240,9 +255,10 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   const auto between_start = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const Snapshot b = capture(CaptureOptions{}, diag);
-  const auto between_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                         std::chrono::steady_clock::now() - between_start)
-                                                         .count());
+  const auto between_ns =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - between_start)
+                                     .count());
   threads.stop();
 
   auto delay_of = [](const Snapshot& s, const std::vector<int>& tids, DelayField f) {
@@ -266,8 +282,9 @@ TEST_CASE("ctprof live: two threads pinned to one CPU accumulate cpu delay betwe
   // The compare table shows the growth for the spinners' group.
   std::vector<std::string> positional;
   const std::string table = render_compare(
-      a, b, parse_report_flags({"--group-by", "comm-exact", "--metrics", "cpu_delay_total_ns"},
-                               positional, true));
+      a, b,
+      parse_report_flags({"--group-by", "comm-exact", "--metrics", "cpu_delay_total_ns"},
+                         positional, ReportKind::Compare));
   const auto row = table.find("\nctprof-spin ");
   REQUIRE(row != std::string::npos);
   const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);

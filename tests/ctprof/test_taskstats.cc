@@ -43,8 +43,8 @@ Bytes stats_v16(std::uint16_t version = 16) {
   put_u64(s, kIrqCount, 5);
   put_u64(s, kIrqTotal, 55);
   for (std::size_t b = 0; b < 8; ++b) {
-    put_u64(s, kMaxMin + b * 16, 1000 + b);     // max
-    put_u64(s, kMaxMin + b * 16 + 8, 10 + b);   // min
+    put_u64(s, kMaxMin + b * 16, 1000 + b);    // max
+    put_u64(s, kMaxMin + b * 16 + 8, 10 + b);  // min
   }
   return s;
 }
@@ -145,7 +145,8 @@ TEST_CASE("ctprof taskstats error replies and malformed messages") {
   CHECK(parse_taskstats_reply(stats_reply(3, stats_v16(15)), 3).status ==
         TaskstatsStatus::OtherError);
   // An answer about another task is not an answer about ours.
-  CHECK(parse_taskstats_reply(stats_reply(3, stats_v16()), 4).status == TaskstatsStatus::OtherError);
+  CHECK(parse_taskstats_reply(stats_reply(3, stats_v16()), 4).status ==
+        TaskstatsStatus::OtherError);
 
   Bytes truncated = stats_reply(3, stats_v16());
   truncated.resize(truncated.size() / 2);  // nlmsg_len now exceeds the buffer

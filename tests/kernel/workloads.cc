@@ -282,18 +282,22 @@ PingPong::PingPong(const std::string& name, int cpu) : Workload(name) {
   for (int fd : {there_[0], there_[1], back_[0], back_[1]}) close(fd);
 }
 
-WakerSleeper::WakerSleeper(const std::string& waker_name, const std::string& sleeper_name, int cpu, int period_us)
+WakerSleeper::WakerSleeper(const std::string& waker_name, const std::string& sleeper_name, int cpu, int period_us,
+                           int waker_cpu, bool realtime)
     : Workload(sleeper_name) {
   if (pipe(pipe_) != 0) throw std::runtime_error("waker-sleeper: pipe");
+  if (waker_cpu < 0) waker_cpu = cpu;
   start({{sleeper_name, false,
-          [this, cpu] {
+          [this, cpu, realtime] {
             pin(0, cpu);
+            sched_param param{10};
+            if (realtime && sched_setscheduler(0, SCHED_FIFO, &param) != 0) throw std::runtime_error("SCHED_FIFO");
             char token;
             while (read(pipe_[0], &token, 1) == 1 && token) {
             }
           }},
-         {waker_name, true, [this, cpu, period_us] {
-            pin(0, cpu);
+         {waker_name, true, [this, waker_cpu, period_us] {
+            pin(0, waker_cpu);
             char token = 1;
             while (keep_going()) {
               (void)!write(pipe_[1], &token, 1);

@@ -100,10 +100,12 @@ class PingPong : public Workload {
 
 // A thread named `sleeper_name` blocked reading a pipe, and a thread named `waker_name` writing a
 // byte to it about every `period_us`, so that nearly every write wakes the sleeper. Both pinned to
-// `cpu`. tids() = {sleeper, waker}; rounds() counts writes.
+// `cpu`, or the waker to `waker_cpu` when that is given; a `realtime` sleeper runs SCHED_FIFO, so
+// its wakeups preempt whatever runs on its CPU. tids() = {sleeper, waker}; rounds() counts writes.
 class WakerSleeper : public Workload {
  public:
-  WakerSleeper(const std::string& waker_name, const std::string& sleeper_name, int cpu, int period_us = 1000);
+  WakerSleeper(const std::string& waker_name, const std::string& sleeper_name, int cpu, int period_us = 1000,
+               int waker_cpu = -1, bool realtime = false);
 
  private:
   int pipe_[2] = {-1, -1};

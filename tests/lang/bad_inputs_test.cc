@@ -34,7 +34,7 @@ TEST_CASE("every bad input fails with its expected message") {
     std::filesystem::path expected_path = script;
     expected_path.replace_extension(".err");
     REQUIRE(std::filesystem::exists(expected_path));
-    CompileResult r = dsched::lang::test::compile_text(read_file(script), name);
+    CheckResult r = dsched::lang::test::compile_text(read_file(script), name);
     CHECK(r.program == nullptr);
     CHECK(r.error + "\n" == read_file(expected_path));
   }

@@ -44,7 +44,22 @@ TEST_CASE("unary, postfix, compound assignment and comma") {
   CHECK(expr_dump("a += b * c") == "(+= " + A + " (* " + B + " " + C + "):int):int");
   CHECK(expr_dump("a <<= 2") == "(<<= " + A + " 2:int):int");
   CHECK(expr_dump("(a = 5, b)") == "(, (= " + A + " 5:int):int " + B + "):int");
-  CHECK(expr_dump("(long long)a + b") == "(+ (cast " + A + "):long long " + B + "):long long");
+  CHECK(expr_dump("(long long)a + b") == "(+ (cast long long " + A + "):long long " + B + "):long long");
+}
+
+TEST_CASE("postfix binds tighter than prefix, prefix and casts tighter than binary operators") {
+  const std::string with_array = "a = 1; b = 2; c = 3; m[1] = 5;";
+  const std::string M = "(global m#3 1:int):int";
+  CHECK(expr_dump("-m[1]", with_array) == "(- " + M + "):int");
+  CHECK(expr_dump("++m[1]", with_array) == "(pre++ " + M + "):int");
+  CHECK(expr_dump("(long)m[1] * 2", with_array) == "(* (cast long " + M + "):long long 2:int):long long");
+  CHECK(expr_dump("-(long)a") == "(- (cast long " + A + "):long long):long long");
+  CHECK(expr_dump("!a || b ? c : a") == "(?: (|| (! " + A + "):int " + B + "):int " + C + " " + A + "):int");
+  CHECK(expr_dump("sizeof(int) - 1") == "3:size_t");  // not sizeof((int)-1)
+  CHECK(expr_dump("sizeof m[1] + 1", with_array) == "5:size_t");
+  CHECK(error_of("BEGIN { x = sizeof (int) a; }").find("syntax error near \"a\"") != std::string::npos);
+  CHECK(error_of("BEGIN { x = ++a++; }").find("cannot assign here") != std::string::npos);  // ++(a++)
+  CHECK(error_of("BEGIN { a + b = c; }").find("syntax error near \"=\"") != std::string::npos);
 }
 
 TEST_CASE("assignments and ++ inside expressions (whoqueue.d's form)") {
@@ -95,7 +110,7 @@ TEST_CASE("comments, including non-ASCII text, and an interpreter line") {
       "{\n"
       "  x = 1; /* inside */ y = 2;\n"
       "}\n";
-  CompileResult r = compile_text(text);
+  CheckResult r = compile_text(text);
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->globals.size() == 2);
@@ -103,7 +118,7 @@ TEST_CASE("comments, including non-ASCII text, and an interpreter line") {
 
 TEST_CASE("probe descriptions: fields, wildcards, rates, several per clause") {
   auto probes_of = [](const std::string& text) {
-    CompileResult r = compile_text(text + " {}");
+    CheckResult r = compile_text(text + " {}");
     std::string names;
     if (!r.program) return "ERROR: " + r.error;
     for (const auto* p : r.program->clauses[0].probes) names += (names.empty() ? "" : " ") + p->full_name();
@@ -132,7 +147,7 @@ TEST_CASE("a predicate ends at the slash before the body, not at a division") {
 }
 
 TEST_CASE("a clause without a body and the last statement without a semicolon") {
-  CompileResult r = compile_text("BEGIN\nEND { x = 1; y = 2 }");
+  CheckResult r = compile_text("BEGIN\nEND { x = 1; y = 2 }");
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->clauses.size() == 2);
@@ -176,43 +191,53 @@ TEST_CASE("enums and inlines") {
 }
 
 TEST_CASE("pragmas set typed options") {
-  CompileResult r = compile_text(
+  CheckResult r = compile_text(
       "#pragma D option quiet\n#pragma D option bufsize=4m\n#pragma D option switchrate=10hz\n"
       "#pragma D option aggrate=1ms\n#pragma D option strsize = 512\n#pragma ident \"ignored\"\n"
-      "#pragma D option bufpolicy=ring\nBEGIN { x = execname; }");
+      "#pragma D option bufpolicy=switch\nBEGIN { x = execname; }");
   INFO(r.error);
   REQUIRE(r.program);
-  const Options& o = r.program->options;
+  const dsched::abi::Options& o = r.program->options;
   CHECK(o.quiet());
-  CHECK(o.number("bufsize", 0) == 4 << 20);
-  CHECK(o.number("switchrate", 0) == 100000000);
-  CHECK(o.number("aggrate", 0) == 1000000);
+  CHECK(o.number("bufsize") == 4 << 20);
+  CHECK(o.number("switchrate") == 100000000);
+  CHECK(o.number("aggrate") == 1000000);
   CHECK(o.strsize() == 512);
-  CHECK(o.values.at("bufpolicy").text == "ring");
+  CHECK(o.text("bufpolicy") == "switch");
   CHECK(r.program->types->string_type()->size == 512);
   CHECK(r.program->globals[0].type->size == 512);
 }
 
 TEST_CASE("-x options override pragmas; -w allows destructive actions") {
   FrontendOptions options;
-  options.cli_options = {{"strsize", "64"}, {"quiet", ""}};
+  options.cli_options.set("strsize", {dsched::abi::OptionKind::Size, 64, "64"});
+  options.cli_options.set("quiet", {dsched::abi::OptionKind::Flag, 1, ""});
   options.destructive = true;
-  CompileResult r = compile_text("#pragma D option strsize=128\nBEGIN { system(\"true\"); }", "t.d", options);
+  CheckResult r = compile_text("#pragma D option strsize=128\nBEGIN { system(\"true\"); }", "t.d", options);
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->options.strsize() == 64);
   CHECK(r.program->options.quiet());
   CHECK(r.program->options.destructive());
-  options.cli_options = {{"bogus", "1"}};
-  CHECK(compile_text("BEGIN {}", "t.d", options).error ==
-        "dsched: failed to compile script t.d: -x unrecognized option: bogus");
+}
+
+TEST_CASE("options dsched does not implement are refused, never ignored") {
+  CHECK(error_of("#pragma D option bufpolicy=ring\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option bufpolicy=ring is not supported");
+  CHECK(error_of("#pragma D option aggpercpu\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option aggpercpu is not supported");
+  CHECK(error_of("#pragma D option nosuch=1\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: unrecognized option: nosuch");
+  CHECK(error_of("#pragma D option quiet=please\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option quiet: please");
+  CHECK(error_of("BEGIN { setopt(\"flowindent\"); }").find("option flowindent is not supported") != std::string::npos);
 }
 
 TEST_CASE("macro variables") {
   FrontendOptions options;
   options.macro_args = {"m.d", "42", "hello", "0x10"};
   options.target_pid = 1234;
-  CompileResult r = compile_text("BEGIN { a = $1 + $3; b = $$2; c = $target; d = $$1; e = $pid; }", "m.d", options);
+  CheckResult r = compile_text("BEGIN { a = $1 + $3; b = $$2; c = $target; d = $$1; e = $pid; }", "m.d", options);
   INFO(r.error);
   REQUIRE(r.program);
   std::string d = dump(*r.program);
@@ -224,7 +249,7 @@ TEST_CASE("macro variables") {
         "dsched: failed to compile script test.d: line 1: macro argument $2 is not an integer "
         "(\"hello\"): use $$2 for a string");
   options.macro_args = {"m.d", "on-cpu"};
-  CompileResult described = compile_text("sched:::$$1 { }", "m.d", options);
+  CheckResult described = compile_text("sched:::$$1 { }", "m.d", options);
   REQUIRE(described.program);
   CHECK(described.program->clauses[0].descriptions[0].text == "sched:::on-cpu");
   options.macro_args = {"m.d"};
@@ -235,27 +260,27 @@ TEST_CASE("-C runs the C preprocessor") {
   FrontendOptions options;
   options.preprocess = true;
   options.cpp_args = {"-DLIMIT=7"};
-  CompileResult r = compile_text("#define TWICE(x) ((x) * 2)\nBEGIN { x = TWICE(LIMIT); }", "c.d", options);
+  CheckResult r = compile_text("#define TWICE(x) ((x) * 2)\nBEGIN { x = TWICE(LIMIT); }", "c.d", options);
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(dump(*r.program).find("(= (global x#0):int 14:int):int") != std::string::npos);
-  CompileResult bad = compile_text("#error stop here\nBEGIN {}", "c.d", options);
+  CheckResult bad = compile_text("#error stop here\nBEGIN {}", "c.d", options);
   CHECK(bad.error.starts_with("dsched: failed to compile script c.d: C preprocessor failed: "));
   CHECK(bad.error.find("stop here") != std::string::npos);
 
   std::string path = getenv("PATH") ? getenv("PATH") : "";
   setenv("PATH", "/nonexistent", 1);
-  CompileResult missing = compile_text("BEGIN {}", "c.d", options);
+  CheckResult missing = compile_text("BEGIN {}", "c.d", options);
   setenv("PATH", path.c_str(), 1);
   CHECK(missing.error == "dsched: failed to compile script c.d: cannot run cpp: No such file or directory");
 }
 
 TEST_CASE("errors in -n text use DTrace's probe specifier wording") {
-  CompileResult r = compile({{"sched:::nosuch", "sched:::nosuch", true}}, {});
+  CheckResult r = test::check_sources({{"sched:::nosuch", "sched:::nosuch", true}}, {});
   CHECK(r.error ==
         "dsched: invalid probe specifier sched:::nosuch: probe description sched:::nosuch does not "
         "match any probes\n  --> <command line>:1:1\n 1 | sched:::nosuch\n   | ^");
-  CompileResult s = compile({{"BEGIN { x = }", "BEGIN { x = }", true}}, {});
+  CheckResult s = test::check_sources({{"BEGIN { x = }", "BEGIN { x = }", true}}, {});
   CHECK(s.error.starts_with("dsched: invalid probe specifier BEGIN { x = }: syntax error near \"}\"\n"));
 }
 

@@ -11,7 +11,7 @@ using namespace dsched::lang::test;
 namespace {
 // A compile either succeeds or reports a DTrace-shaped error.
 void check_answers(const std::string& text) {
-  CompileResult r = compile_text(text);
+  CheckResult r = compile_text(text);
   if (!r.program) CHECK(r.error.starts_with("dsched: failed to compile script test.d: "));
 }
 }  // namespace
@@ -28,7 +28,7 @@ TEST_CASE("every byte value, alone and inside a clause") {
 
 TEST_CASE("NUL bytes are characters, not the end of the input") {
   std::string text = std::string("BEGIN { x = 1; }") + '\0' + "garbage";
-  CompileResult r = compile_text(text);
+  CheckResult r = compile_text(text);
   CHECK(r.error.starts_with("dsched: failed to compile script test.d: line 1: invalid character \\x00"));
 }
 
@@ -37,7 +37,7 @@ TEST_CASE("very deep nesting is refused without exhausting the stack") {
     std::string text = "BEGIN { x = ";
     for (int i = 0; i < 100000; ++i) text += open;
     text += "1; }";
-    CompileResult r = compile_text(text);
+    CheckResult r = compile_text(text);
     CHECK(r.program == nullptr);
     CHECK(r.error.find("nested too deeply") != std::string::npos);
   }
@@ -58,7 +58,7 @@ TEST_CASE("large valid input") {
   for (int i = 0; i < 20000; ++i) text += "  x" + std::to_string(i % 100) + " = " + std::to_string(i) + ";\n";
   text += "}\n";
   for (int i = 0; i < 2000; ++i) text += "sched:::on-cpu /pid == " + std::to_string(i) + "/ { @[cpu] = count(); }\n";
-  CompileResult r = compile_text(text);
+  CheckResult r = compile_text(text);
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->clauses.size() == 2001);

@@ -4,9 +4,10 @@
 
 #include <vector>
 
+#include "aggregation_support.h"
 #include "output/agg_print.h"
-#include "output/histogram.h"
 
+using namespace dsched::abi;
 using namespace dsched::output;
 using dsched::printf_spec::parse_format;
 
@@ -19,13 +20,9 @@ std::string str_key(const std::string& s) { return "  " + s + std::string(50 - s
 // " %8d"
 std::string int_key(const std::string& digits) { return " " + std::string(8 - digits.size(), ' ') + digits; }
 
-AggregationSpec spec(uint32_t id, AggFunc f, std::vector<KeyComponent> keys = {}) {
-  AggregationSpec s;
-  s.id = id;
-  s.name = "a" + std::to_string(id);
-  s.function = f;
-  s.keys = std::move(keys);
-  return s;
+AggregationSpec spec(uint32_t id, const char* function, std::vector<KeyComponent> keys = {},
+                     std::vector<int64_t> params = {}) {
+  return dsched::test::spec_of(function, std::move(params), std::move(keys), id);
 }
 
 void add(Aggregation& a, const KeyBuilder& key, std::initializer_list<int64_t> value) {
@@ -42,7 +39,7 @@ std::string print_one(const Aggregation& a, const SortOptions& o = {}) {
 }  // namespace
 
 TEST_CASE("entries sort by value, ties by key; string keys print left-justified to 50") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::string(16)}));
+  Aggregation a(spec(1, "count", {KeyComponent::string(16)}));
   add(a, KeyBuilder().string("b", 16), {2});
   add(a, KeyBuilder().string("a", 16), {2});
   add(a, KeyBuilder().string("c", 16), {1});
@@ -51,7 +48,7 @@ TEST_CASE("entries sort by value, ties by key; string keys print left-justified 
 }
 
 TEST_CASE("integer keys print by D size and sign") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::integer(1, true), KeyComponent::integer(1, false),
+  Aggregation a(spec(1, "count", {KeyComponent::integer(1, true), KeyComponent::integer(1, false),
                                          KeyComponent::integer(2, true), KeyComponent::integer(4, true),
                                          KeyComponent::integer(8, false)}));
   add(a, KeyBuilder().integer(-1).integer(255).integer(-300).integer(-7).integer(-1), {1});
@@ -59,7 +56,7 @@ TEST_CASE("integer keys print by D size and sign") {
 }
 
 TEST_CASE("a key-less aggregation prints just its value") {
-  Aggregation a(spec(1, AggFunc::Sum));
+  Aggregation a(spec(1, "sum"));
   add(a, KeyBuilder(), {40});
   add(a, KeyBuilder(), {2});
   CHECK(print_one(a) == std::string(15, ' ') + "42\n");
@@ -67,30 +64,30 @@ TEST_CASE("a key-less aggregation prints just its value") {
 }
 
 TEST_CASE("every scalar function prints its number") {
-  Aggregation min(spec(1, AggFunc::Min));
+  Aggregation min(spec(1, "min"));
   add(min, KeyBuilder(), {-5, 1});
   CHECK(print_one(min) == num16("-5") + "\n");
-  Aggregation avg(spec(1, AggFunc::Avg));
+  Aggregation avg(spec(1, "avg"));
   add(avg, KeyBuilder(), {10, 4});
   CHECK(print_one(avg) == num16("2") + "\n");
-  Aggregation sd(spec(1, AggFunc::Stddev));
+  Aggregation sd(spec(1, "stddev"));
   add(sd, KeyBuilder(), {8, 40, 232, 0});
   CHECK(print_one(sd) == num16("2") + "\n");
-  Aggregation sum(spec(1, AggFunc::Sum));
+  Aggregation sum(spec(1, "sum"));
   add(sum, KeyBuilder(), {3000});
   sum.normalize(1000);
   CHECK(print_one(sum) == num16("3") + "\n");
 }
 
 TEST_CASE("integer keys compare as unsigned") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::integer(8, true)}));
+  Aggregation a(spec(1, "count", {KeyComponent::integer(8, true)}));
   add(a, KeyBuilder().integer(-1), {1});
   add(a, KeyBuilder().integer(1), {1});
   CHECK(print_one(a) == num16("1") + num16("1") + "\n" + num16("-1") + num16("1") + "\n");
 }
 
 TEST_CASE("sort options: aggsortkey, aggsortrev, aggsortkeypos") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec(1, "count", {KeyComponent::integer(4, true)}));
   add(a, KeyBuilder().integer(3), {1});
   add(a, KeyBuilder().integer(1), {5});
   add(a, KeyBuilder().integer(2), {3});
@@ -100,7 +97,7 @@ TEST_CASE("sort options: aggsortkey, aggsortrev, aggsortkeypos") {
   CHECK(print_one(a, {.reverse = true}) == line("1", "5") + line("2", "3") + line("3", "1"));
   CHECK(print_one(a, {.by_key = true, .reverse = true}) == line("3", "1") + line("2", "3") + line("1", "5"));
 
-  Aggregation two(spec(2, AggFunc::Count, {KeyComponent::integer(4, true), KeyComponent::integer(4, true)}));
+  Aggregation two(spec(2, "count", {KeyComponent::integer(4, true), KeyComponent::integer(4, true)}));
   add(two, KeyBuilder().integer(1).integer(9), {1});
   add(two, KeyBuilder().integer(2).integer(8), {1});
   add(two, KeyBuilder().integer(3).integer(7), {1});
@@ -111,17 +108,17 @@ TEST_CASE("sort options: aggsortkey, aggsortrev, aggsortkeypos") {
 }
 
 TEST_CASE("avg sorts by its mean, histograms by their weighted sum") {
-  Aggregation avg(spec(1, AggFunc::Avg, {KeyComponent::integer(4, true)}));
+  Aggregation avg(spec(1, "avg", {KeyComponent::integer(4, true)}));
   add(avg, KeyBuilder().integer(1), {100, 10});  // mean 10, larger sum
   add(avg, KeyBuilder().integer(2), {60, 2});    // mean 30
   CHECK(print_one(avg) == int_key("1") + num16("10") + "\n" + int_key("2") + num16("30") + "\n");
 }
 
 TEST_CASE("histograms print under their keys with a blank line after each") {
-  Aggregation q(spec(1, AggFunc::Quantize, {KeyComponent::integer(4, true)}));
+  Aggregation q(spec(1, "quantize", {KeyComponent::integer(4, true)}));
   std::vector<uint64_t> small(127, 0), large(127, 0);
-  small[size_t(quantize_bucket(1))] = 2;
-  large[size_t(quantize_bucket(1024))] = 1;
+  small[dsched::test::bucket(q.spec(), 1)] = 2;
+  large[dsched::test::bucket(q.spec(), 1024)] = 1;
   q.merge(KeyBuilder().integer(7).span(), large);
   q.merge(KeyBuilder().integer(0).span(), small);
   const std::string header = "\n           value  ------------- Distribution ------------- count    \n";
@@ -136,8 +133,8 @@ TEST_CASE("histograms print under their keys with a blank line after each") {
 }
 
 TEST_CASE("printa without a format: a newline, then several aggregations side by side") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::integer(4, true)}));
-  Aggregation b(spec(2, AggFunc::Sum, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec(1, "count", {KeyComponent::integer(4, true)}));
+  Aggregation b(spec(2, "sum", {KeyComponent::integer(4, true)}));
   add(a, KeyBuilder().integer(1), {2});
   add(a, KeyBuilder().integer(2), {1});
   add(b, KeyBuilder().integer(1), {100});
@@ -153,7 +150,7 @@ TEST_CASE("printa without a format: a newline, then several aggregations side by
 }
 
 TEST_CASE("printa with a format: keys by key conversions, values by %@") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::string(16)}));
+  Aggregation a(spec(1, "count", {KeyComponent::string(16)}));
   add(a, KeyBuilder().string("x", 16), {3});
   add(a, KeyBuilder().string("yy", 16), {1});
   Aggregation* one[] = {&a};
@@ -164,8 +161,8 @@ TEST_CASE("printa with a format: keys by key conversions, values by %@") {
 }
 
 TEST_CASE("printa formats: several aggregations, extra %@ repeat the last, avg and normalize") {
-  Aggregation a(spec(1, AggFunc::Avg, {KeyComponent::integer(4, true)}));
-  Aggregation b(spec(2, AggFunc::Sum, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec(1, "avg", {KeyComponent::integer(4, true)}));
+  Aggregation b(spec(2, "sum", {KeyComponent::integer(4, true)}));
   add(a, KeyBuilder().integer(5), {9, 2});
   add(b, KeyBuilder().integer(5), {-4000});
   b.normalize(1000);
@@ -176,8 +173,7 @@ TEST_CASE("printa formats: several aggregations, extra %@ repeat the last, avg a
 }
 
 TEST_CASE("printa formats print a histogram whole for %@") {
-  AggregationSpec s = spec(1, AggFunc::Lquantize, {KeyComponent::string(8)});
-  s.lquantize = {0, 2, 1};
+  AggregationSpec s = spec(1, "lquantize", {KeyComponent::string(8)}, {0, 2, 1});
   Aggregation lq(s);
   lq.merge(KeyBuilder().string("k", 8).span(), std::vector<uint64_t>{0, 1, 0, 0});
   Aggregation* one[] = {&lq};
@@ -191,10 +187,10 @@ TEST_CASE("printa formats print a histogram whole for %@") {
 }
 
 TEST_CASE("end of run: a newline, then the unprinted aggregations in id order") {
-  Aggregation first(spec(1, AggFunc::Count));
-  Aggregation second(spec(2, AggFunc::Sum));
-  Aggregation empty(spec(0, AggFunc::Count));
-  Aggregation shown(spec(3, AggFunc::Count));
+  Aggregation first(spec(1, "count"));
+  Aggregation second(spec(2, "sum"));
+  Aggregation empty(spec(0, "count"));
+  Aggregation shown(spec(3, "count"));
   add(first, KeyBuilder(), {5});
   add(second, KeyBuilder(), {7});
   add(shown, KeyBuilder(), {9});
@@ -207,7 +203,7 @@ TEST_CASE("end of run: a newline, then the unprinted aggregations in id order") 
 }
 
 TEST_CASE("clear keeps keys printing zero; trunc drops them") {
-  Aggregation a(spec(1, AggFunc::Count, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec(1, "count", {KeyComponent::integer(4, true)}));
   add(a, KeyBuilder().integer(1), {4});
   add(a, KeyBuilder().integer(2), {6});
   a.clear();

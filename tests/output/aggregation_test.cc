@@ -4,19 +4,20 @@
 
 #include <vector>
 
-#include "output/agg_values.h"
-#include "output/aggregation.h"
-#include "output/histogram.h"
+#include "aggregation_support.h"
 
-using namespace dsched::output;
+using namespace dsched::abi;
+using dsched::test::spec_of;
 
 namespace {
 
-AggregationSpec spec(AggFunc f, std::vector<KeyComponent> keys = {}) {
-  AggregationSpec s;
-  s.function = f;
-  s.keys = std::move(keys);
-  return s;
+AggregationSpec spec(const char* function, std::vector<KeyComponent> keys = {}) {
+  return spec_of(function, {}, std::move(keys));
+}
+
+// The printed number of a scalar aggregation's value.
+int64_t printed(const char* function, std::vector<int64_t> words, uint64_t normal) {
+  return spec(function).function->value({}, words, normal).number;
 }
 
 std::vector<uint64_t> words(std::initializer_list<int64_t> v) {
@@ -31,91 +32,62 @@ std::span<const uint8_t> no_key() { return {}; }
 
 TEST_CASE("key and value sizes follow the map layout") {
   const AggregationSpec s =
-      spec(AggFunc::Count, {KeyComponent::integer(4, true), KeyComponent::string(32), KeyComponent::integer(1, false)});
+      spec("count", {KeyComponent::integer(4, true), KeyComponent::string(32), KeyComponent::integer(1, false)});
   CHECK(s.key_size() == 8 + 32 + 8);
-  CHECK(spec(AggFunc::Sum).value_words() == 1);
-  CHECK(spec(AggFunc::Min).value_words() == 2);
-  CHECK(spec(AggFunc::Avg).value_words() == 2);
-  CHECK(spec(AggFunc::Stddev).value_words() == 4);
-  CHECK(spec(AggFunc::Quantize).value_words() == 127);
-  AggregationSpec l = spec(AggFunc::Lquantize);
-  l.lquantize = {0, 100, 10};
-  CHECK(l.value_words() == 12);
-  AggregationSpec ll = spec(AggFunc::Llquantize);
-  ll.llquantize = {10, 0, 2, 10};
-  CHECK(ll.value_words() == 29);
-}
-
-TEST_CASE("histogram parameters are checked") {
-  AggregationSpec l = spec(AggFunc::Lquantize);
-  l.lquantize = {10, 10, 1};
-  CHECK(check_params(l) == "lquantize( ) limit (argument #3) must be greater than base (argument #2)");
-  l.lquantize = {0, 10, 0};
-  CHECK(check_params(l) == "lquantize( ) step (argument #4) must be between 1 and 65535");
-  l.lquantize = {0, 10, 20};
-  CHECK(check_params(l).has_value());
-  l.lquantize = {0, 10, 3};
-  CHECK_FALSE(check_params(l).has_value());
-  AggregationSpec ll = spec(AggFunc::Llquantize);
-  ll.llquantize = {10, 0, 2, 15};
-  CHECK(check_params(ll).has_value());
-  ll.llquantize = {10, 3, 2, 10};
-  CHECK(check_params(ll).has_value());
-  ll.llquantize = {10, 0, 30, 10};
-  CHECK(check_params(ll).has_value());
-  ll.llquantize = {10, 0, 6, 20};
-  CHECK_FALSE(check_params(ll).has_value());
-  ll.llquantize = {10, 0, 2, 15};
-  CHECK_THROWS_AS(Aggregation{ll}, std::invalid_argument);
+  CHECK(spec("sum").value_words() == 1);
+  CHECK(spec("min").value_words() == 2);
+  CHECK(spec("avg").value_words() == 2);
+  CHECK(spec("stddev").value_words() == 4);
+  CHECK(spec("quantize").value_words() == 127);
+  CHECK(spec_of("lquantize", {0, 100, 10}).value_words() == 12);
+  CHECK(spec_of("llquantize", {10, 0, 2, 10}).value_words() == 29);
 }
 
 TEST_CASE("merge combines the per-CPU values and accumulates into the entry") {
-  Aggregation count(spec(AggFunc::Count));
+  Aggregation count(spec("count"));
   count.merge(no_key(), words({3, 4}));
   REQUIRE(count.entries().size() == 1);
   CHECK(count.entries()[0].value == std::vector<int64_t>{7});
   count.merge(no_key(), words({1}));
   CHECK(count.entries()[0].value == std::vector<int64_t>{8});
 
-  Aggregation avg(spec(AggFunc::Avg));
+  Aggregation avg(spec("avg"));
   avg.merge(no_key(), words({10, 2, -4, 1}));
   CHECK(avg.entries()[0].value == std::vector<int64_t>{6, 3});
 }
 
 TEST_CASE("min and max use only the CPUs that saw a value") {
-  Aggregation min(spec(AggFunc::Min));
+  Aggregation min(spec("min"));
   min.merge(no_key(), words({5, 1, 0, 0, 2, 1}));
   CHECK(min.entries()[0].value == std::vector<int64_t>{2, 1});
-  Aggregation max(spec(AggFunc::Max));
+  Aggregation max(spec("max"));
   max.merge(no_key(), words({-5, 1, 0, 0, -9, 1}));
   CHECK(max.entries()[0].value == std::vector<int64_t>{-5, 1});
-  Aggregation unseen(spec(AggFunc::Max));
+  Aggregation unseen(spec("max"));
   unseen.merge(no_key(), words({0, 0}));
   CHECK(unseen.entries()[0].value == std::vector<int64_t>{0, 0});
 }
 
 TEST_CASE("stddev sums its squares in 128 bits") {
-  Aggregation sd(spec(AggFunc::Stddev));
+  Aggregation sd(spec("stddev"));
   sd.merge(no_key(), words({1, 0, -1, 0, 1, 0, 1, 0}));  // lo words 0xffff...ff and 1 carry into hi
   CHECK(sd.entries()[0].value == std::vector<int64_t>{2, 0, 0, 1});
   // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, mean of squares 29, stddev 2.
-  const std::vector<int64_t> v{8, 40, 232, 0};
-  CHECK(stddev_value(v, 1) == 2);
+  CHECK(printed("stddev", {8, 40, 232, 0}, 1) == 2);
   // 0 and 2^32: sum of squares 2^64, mean 2^31, stddev 2^31.
-  const std::vector<int64_t> big{2, int64_t(1) << 32, 0, 1};
-  CHECK(stddev_value(big, 1) == 2147483648ULL);
-  CHECK(stddev_value(std::vector<int64_t>{0, 0, 0, 0}, 1) == 0);
+  CHECK(printed("stddev", {2, int64_t(1) << 32, 0, 1}, 1) == 2147483648LL);
+  CHECK(printed("stddev", {0, 0, 0, 0}, 1) == 0);
 }
 
 TEST_CASE("avg truncates toward zero and applies the normalization first") {
-  CHECK(avg_value(std::vector<int64_t>{-7, 2}, 1) == -3);
-  CHECK(avg_value(std::vector<int64_t>{100, 3}, 10) == 3);
-  CHECK(avg_value(std::vector<int64_t>{5, 0}, 1) == 0);
-  CHECK(scalar_value(AggFunc::Sum, std::vector<int64_t>{-3000}, 1000) == -3);
+  CHECK(printed("avg", {-7, 2}, 1) == -3);
+  CHECK(printed("avg", {100, 3}, 10) == 3);
+  CHECK(printed("avg", {5, 0}, 1) == 0);
+  CHECK(printed("sum", {-3000}, 1000) == -3);
 }
 
 TEST_CASE("entries are found by their packed key") {
-  Aggregation a(spec(AggFunc::Sum, {KeyComponent::string(8), KeyComponent::integer(4, true)}));
+  Aggregation a(spec("sum", {KeyComponent::string(8), KeyComponent::integer(4, true)}));
   const KeyBuilder k1 = KeyBuilder().string("ab", 8).integer(3);
   const KeyBuilder k2 = KeyBuilder().string("ab", 8).integer(4);
   a.merge(k1.span(), words({5}));
@@ -129,7 +101,7 @@ TEST_CASE("entries are found by their packed key") {
 }
 
 TEST_CASE("integer keys read back with their D size and sign") {
-  const AggregationSpec s = spec(AggFunc::Count, {KeyComponent::integer(2, true), KeyComponent::integer(2, false),
+  const AggregationSpec s = spec("count", {KeyComponent::integer(2, true), KeyComponent::integer(2, false),
                                                   KeyComponent::integer(1, false), KeyComponent::integer(8, false)});
   const std::string k = KeyBuilder().integer(-1).integer(-1).integer(-1).integer(-1).bytes();
   CHECK(key_integer(s, k, 0) == -1);
@@ -139,7 +111,7 @@ TEST_CASE("integer keys read back with their D size and sign") {
 }
 
 TEST_CASE("bad sizes are refused") {
-  Aggregation a(spec(AggFunc::Avg, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec("avg", {KeyComponent::integer(4, true)}));
   const KeyBuilder k = KeyBuilder().integer(1);
   CHECK_THROWS_AS(a.merge(no_key(), words({1, 1})), std::invalid_argument);
   CHECK_THROWS_AS(a.merge(k.span(), words({1, 1, 1})), std::invalid_argument);
@@ -148,7 +120,7 @@ TEST_CASE("bad sizes are refused") {
 }
 
 TEST_CASE("trunc keeps the largest (or smallest) entries and reports the removed keys") {
-  Aggregation a(spec(AggFunc::Count, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec("count", {KeyComponent::integer(4, true)}));
   for (int64_t key : {1, 2, 3, 4}) a.merge(KeyBuilder().integer(key).span(), words({key * 10}));
   Aggregation b = a, c = a;
   std::vector<std::string> removed = a.trunc(2);
@@ -168,9 +140,9 @@ TEST_CASE("trunc keeps the largest (or smallest) entries and reports the removed
 }
 
 TEST_CASE("clear zeroes the values and keeps the keys; normalize is a print-time divisor") {
-  Aggregation a(spec(AggFunc::Quantize, {KeyComponent::integer(4, true)}));
+  Aggregation a(spec("quantize", {KeyComponent::integer(4, true)}));
   std::vector<uint64_t> v(127, 0);
-  v[size_t(quantize_bucket(5))] = 3;
+  v[dsched::test::bucket(a.spec(), 5)] = 3;
   a.merge(KeyBuilder().integer(1).span(), v);
   a.clear();
   REQUIRE(a.entries().size() == 1);

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "output/agg_print.h"
-#include "output/histogram.h"
+#include "aggregation_support.h"
 #include "output/printf_render.h"
 #include "output/probe_lines.h"
 
+using namespace dsched::abi;
 using namespace dsched::output;
 using dsched::printf_spec::parse_format;
 
@@ -31,14 +32,9 @@ constexpr unsigned kStrsize = 256;
 // The aggregations of one script, in id order.
 class Script {
  public:
-  Aggregation& agg(AggFunc f, std::vector<KeyComponent> keys = {}, LquantizeParams l = {},
-                   LlquantizeParams ll = {}) {
-    AggregationSpec s;
-    s.id = uint32_t(aggs_.size() + 1);
-    s.function = f;
-    s.keys = std::move(keys);
-    s.lquantize = l;
-    s.llquantize = ll;
+  Aggregation& agg(const char* function, std::vector<KeyComponent> keys = {}, std::vector<int64_t> params = {}) {
+    AggregationSpec s = dsched::test::spec_of(function, std::move(params), std::move(keys), uint32_t(aggs_.size() + 1));
+    s.name.clear();
     aggs_.push_back(std::make_unique<Aggregation>(s));
     return *aggs_.back();
   }
@@ -59,25 +55,16 @@ void record(Aggregation& a, const std::string& key, std::vector<int64_t> one_cpu
   a.merge(span_of(key), w);
 }
 
-std::vector<int64_t> bucketed(size_t n, int index, int64_t incr) {
-  std::vector<int64_t> v(n, 0);
-  v[size_t(index)] = incr;
-  return v;
+// One histogram update: `incr` in the bucket of `v`.
+void histogram(Aggregation& a, const std::string& key, int64_t v, int64_t incr = 1) {
+  std::vector<int64_t> words(a.spec().value_words(), 0);
+  words[dsched::test::bucket(a.spec(), v)] = incr;
+  record(a, key, words);
 }
 
-void quantize(Aggregation& a, const std::string& key, int64_t v, int64_t incr = 1) {
-  record(a, key, bucketed(kQuantizeBuckets, quantize_bucket(v), incr));
-}
-
-void lquantize(Aggregation& a, const std::string& key, int64_t v) {
-  const LquantizeParams& p = a.spec().lquantize;
-  record(a, key, bucketed(size_t(p.levels() + 2), lquantize_bucket(p, v), 1));
-}
-
-void llquantize(Aggregation& a, int64_t v) {
-  const LlquantizeParams& p = a.spec().llquantize;
-  record(a, "", bucketed(size_t(llquantize_bucket_count(p)), llquantize_bucket(p, v), 1));
-}
+void quantize(Aggregation& a, const std::string& key, int64_t v, int64_t incr = 1) { histogram(a, key, v, incr); }
+void lquantize(Aggregation& a, const std::string& key, int64_t v) { histogram(a, key, v); }
+void llquantize(Aggregation& a, int64_t v) { histogram(a, "", v); }
 
 std::string str(std::string_view s) { return KeyBuilder().string(s, kStrsize).bytes(); }
 std::string num(int64_t v) { return KeyBuilder().integer(v).bytes(); }
@@ -97,27 +84,27 @@ Value i32(int64_t v) { return Value::integer(v, 4, true); }
 TEST_CASE("scalar functions") {
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum);
+    Aggregation& a = s.agg("sum");
     for (int64_t v : {10, -3, 25}) record(a, "", {v});
     CHECK(s.end() == expected("sum_keyless"));
   }
   {
     Script s;
-    Aggregation& lo = s.agg(AggFunc::Min);
-    Aggregation& hi = s.agg(AggFunc::Max);
+    Aggregation& lo = s.agg("min");
+    Aggregation& hi = s.agg("max");
     for (int64_t v : {5, -2, 9}) record(lo, "", {v, 1});
     for (int64_t v : {5, -2, 9}) record(hi, "", {v, 1});
     CHECK(s.end() == expected("min_max"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Avg);
+    Aggregation& a = s.agg("avg");
     for (int64_t v : {-7, 0}) record(a, "", {v, 1});
     CHECK(s.end() == expected("avg_negative"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Stddev);
+    Aggregation& a = s.agg("stddev");
     for (int64_t v : {2, 4, 4, 4, 5, 5, 7, 9}) record(a, "", {1, v, v * v, 0});
     CHECK(s.end() == expected("stddev_keyless"));
   }
@@ -126,13 +113,13 @@ TEST_CASE("scalar functions") {
 TEST_CASE("keys and ordering") {
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Count, {kStr});
+    Aggregation& a = s.agg("count", {kStr});
     for (const char* k : {"b", "a", "c", "b", "a"}) record(a, str(k), {1});
     CHECK(s.end() == expected("string_keys"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Count, {kInt, kStr});
+    Aggregation& a = s.agg("count", {kInt, kStr});
     record(a, num(1) + str("x"), {1});
     record(a, num(2) + str("a"), {1});
     record(a, num(1) + str("x"), {1});
@@ -143,7 +130,7 @@ TEST_CASE("keys and ordering") {
                                std::pair{"sort_aggsortrev", SortOptions{.reverse = true}},
                                std::pair{"sort_aggsortkey_rev", SortOptions{.by_key = true, .reverse = true}}}) {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum, {kInt});
+    Aggregation& a = s.agg("sum", {kInt});
     record(a, num(1), {5});
     record(a, num(2), {1});
     record(a, num(3), {3});
@@ -152,7 +139,7 @@ TEST_CASE("keys and ordering") {
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Count, {kInt, kInt});
+    Aggregation& a = s.agg("count", {kInt, kInt});
     for (auto [k1, k2] : {std::pair{1, 9}, std::pair{2, 8}, std::pair{3, 7}}) record(a, num(k1) + num(k2), {1});
     CHECK(s.end({.by_key = true, .key_position = 1}) == expected("sort_aggsortkeypos"));
   }
@@ -161,20 +148,20 @@ TEST_CASE("keys and ordering") {
 TEST_CASE("histograms") {
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Quantize);
+    Aggregation& a = s.agg("quantize");
     quantize(a, "", 1, 3);
     quantize(a, "", 2, -1);
     CHECK(s.end() == expected("quantize_mixed_sign"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Quantize);
+    Aggregation& a = s.agg("quantize");
     for (int64_t v : {0, -1, -5, 0}) quantize(a, "", v);
     CHECK(s.end() == expected("quantize_zero_negative"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Lquantize, {kStr}, {0, 5, 1});
+    Aggregation& a = s.agg("lquantize", {kStr}, {0, 5, 1});
     lquantize(a, str("b"), 3);
     lquantize(a, str("a"), 2);
     lquantize(a, str("b"), 3);
@@ -182,28 +169,28 @@ TEST_CASE("histograms") {
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Lquantize, {}, {0, 100, 25});
+    Aggregation& a = s.agg("lquantize", {}, {0, 100, 25});
     for (int64_t v : {30, 60, 99}) lquantize(a, "", v);
     CHECK(s.end() == expected("lquantize_step"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Llquantize, {}, {}, {2, 0, 1, 2});
+    Aggregation& a = s.agg("llquantize", {}, {2, 0, 1, 2});
     llquantize(a, -3);
     llquantize(a, 7);
     CHECK(s.end() == expected("llquantize_small"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Llquantize, {}, {}, {10, 0, 2, 10});
+    Aggregation& a = s.agg("llquantize", {}, {10, 0, 2, 10});
     llquantize(a, 5);
     llquantize(a, 50);
     CHECK(s.end() == expected("llquantize_decades"));
   }
   {
     Script s;
-    Aggregation& sum = s.agg(AggFunc::Sum);
-    Aggregation& q = s.agg(AggFunc::Quantize);
+    Aggregation& sum = s.agg("sum");
+    Aggregation& q = s.agg("quantize");
     for (int64_t n = 1; n <= 4; ++n) {
       record(sum, "", {n});
       quantize(q, "", n);
@@ -215,7 +202,7 @@ TEST_CASE("histograms") {
 TEST_CASE("printa, normalize, trunc, clear") {
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum, {kInt});
+    Aggregation& a = s.agg("sum", {kInt});
     record(a, num(1), {2000});
     record(a, num(2), {5000});
     record(a, num(3), {1000});
@@ -226,8 +213,8 @@ TEST_CASE("printa, normalize, trunc, clear") {
   }
   for (auto [name, pos] : {std::pair{"printa_multi", size_t(0)}, std::pair{"printa_aggsortpos", size_t(1)}}) {
     Script s;
-    Aggregation& c = s.agg(AggFunc::Count, {kInt});
-    Aggregation& sum = s.agg(AggFunc::Sum, {kInt});
+    Aggregation& c = s.agg("count", {kInt});
+    Aggregation& sum = s.agg("sum", {kInt});
     record(c, num(1), {1});
     record(c, num(2), {1});
     record(c, num(2), {1});
@@ -241,7 +228,7 @@ TEST_CASE("printa, normalize, trunc, clear") {
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum);
+    Aggregation& a = s.agg("sum");
     record(a, "", {5000});
     Aggregation* one[] = {&a};
     a.normalize(1000);
@@ -252,7 +239,7 @@ TEST_CASE("printa, normalize, trunc, clear") {
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Lquantize, {kStr}, {0, 2, 1});
+    Aggregation& a = s.agg("lquantize", {kStr}, {0, 2, 1});
     lquantize(a, str("k"), 1);
     Aggregation* one[] = {&a};
     const std::string out = printa_formatted(parse_format("key %s%@d\n").format, one, {});
@@ -260,14 +247,14 @@ TEST_CASE("printa, normalize, trunc, clear") {
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum, {kInt});
+    Aggregation& a = s.agg("sum", {kInt});
     for (int64_t k = 1; k <= 4; ++k) record(a, num(k), {k});
     a.trunc(2);
     CHECK(s.end() == expected("trunc_top"));
   }
   {
     Script s;
-    Aggregation& a = s.agg(AggFunc::Sum, {kInt});
+    Aggregation& a = s.agg("sum", {kInt});
     for (int64_t n = 1; n <= 3; ++n) record(a, num(n), {n * 10});
     a.clear();
     CHECK(s.end() == expected("clear_keys"));

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "lang/printf_spec.h"
+#include "abi/printf_spec.h"
 
 using namespace dsched::printf_spec;
 

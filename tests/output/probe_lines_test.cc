@@ -45,10 +45,8 @@ TEST_CASE("drop reports read in the singular for one") {
   CHECK(aggregation_drops(2, 0) == "dsched: 2 aggregation drops on CPU 0\n");
 }
 
-TEST_CASE("run-time error and compile failure lines") {
+TEST_CASE("run-time error lines") {
   CHECK(probe_error(3, 45, "sched:::on-cpu", "invalid address (0x10)", 2, 57) ==
         "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in action #2 at BPF pc "
         "57\n");
-  CHECK(compile_failure("x.d", 5, "syntax error near \"}\"") ==
-        "dsched: failed to compile script x.d: line 5: syntax error near \"}\"\n");
 }

@@ -29,8 +29,8 @@ TEST_CASE("clustered flags take the script and leave its arguments") {
   CHECK(inv.pieces[0].kind == ProgramPiece::Kind::ScriptFile);
   CHECK(inv.pieces[0].text == "whererun.d");
   CHECK(inv.script_args == std::vector<std::string>{"imapd"});
-  REQUIRE(inv.options.size() == 1);
-  CHECK(inv.options[0].first == "quiet");
+  CHECK(inv.options.values().size() == 1);
+  CHECK(inv.options.quiet());
 }
 
 TEST_CASE("descriptions, options and preprocessor flags keep their order") {
@@ -38,9 +38,9 @@ TEST_CASE("descriptions, options and preprocessor flags keep their order") {
                              "-n", "END { exit(0); }"});
   REQUIRE(inv.pieces.size() == 2);
   CHECK(inv.pieces[1].text == "END { exit(0); }");
-  REQUIRE(inv.options.size() == 2);
-  CHECK(inv.options[0] == std::pair<std::string, std::string>{"bufsize", "4m"});
-  CHECK(inv.options[1] == std::pair<std::string, std::string>{"quiet", ""});
+  CHECK(inv.options.values().size() == 2);
+  CHECK(inv.options.number("bufsize") == 4 << 20);
+  CHECK(inv.options.quiet());
   CHECK(inv.preprocess);
   CHECK(inv.cpp_args == std::vector<std::string>{"-DX=1", "-Iinc"});
 }
@@ -74,5 +74,5 @@ TEST_CASE("usage errors") {
 TEST_CASE("-- ends the options") {
   Invocation inv = parse_ok({"-s", "x.d", "--", "-q"});
   CHECK(inv.script_args == std::vector<std::string>{"-q"});
-  CHECK(inv.options.empty());
+  CHECK(inv.options.values().empty());
 }

@@ -1,0 +1,55 @@
+// What the compiler hands the runtime: the BPF object, where each program attaches, the layout of
+// every record the programs write (with the handler of each action), the aggregations' layouts and
+// the options the runtime applies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "abi/action.h"
+#include "abi/aggregation.h"
+#include "abi/options.h"
+
+namespace dsched::abi {
+
+struct AttachPoint {
+  enum class Kind {
+    Tracepoint,  // attached by libbpf from the program's section (tp_btf/<tracepoint>)
+    PerfTimer,   // a cpu-clock perf event every period_ns, on every CPU or one
+    OnDemand,    // run with BPF_PROG_TEST_RUN when the run reaches `phase`
+  };
+  enum class Phase { Begin, End, Error };
+  Kind kind = Kind::Tracepoint;
+  std::string program;  // the BPF program's function name
+  std::string clause;   // the probes it fires, for messages ("sched:vmlinux::on-cpu")
+  uint64_t period_ns = 0;
+  bool every_cpu = false;  // perf timers: on every CPU, or only on `cpu`
+  int cpu = 0;
+  Phase phase = Phase::Begin;
+};
+
+// The record one firing of one clause for one probe writes (its index is the record's epid).
+struct RecordLayout {
+  uint32_t probe_id = 0;
+  std::string probe_function;     // for the per-fire prefix "function:name"
+  std::string probe_name;
+  std::string probe_description;  // "sched:vmlinux::on-cpu", for error messages
+  uint32_t size = sizeof(RecordHeader);
+  std::vector<RecordedAction> actions;
+};
+
+struct CompiledProgram {
+  std::vector<char> object;
+  std::vector<AttachPoint> attach_points;
+  std::vector<RecordLayout> records;
+  std::vector<AggregationSpec> aggregations;  // by id; map aggregation_map_name(id) holds each
+  std::string ring_buffer_map;                // the map records arrive on
+  std::string drops_map;                      // per-CPU counters, see DropCounter
+  Options options;                            // as the script and the command line set them
+
+  // The on-demand programs of a phase, in clause order.
+  std::vector<std::string> programs_at(AttachPoint::Phase phase) const;
+};
+
+}  // namespace dsched::abi

@@ -1,0 +1,239 @@
+#include "abi/options.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <utility>
+
+namespace dsched::abi {
+namespace {
+
+using K = OptionKind;
+using P = OptionPhase;
+constexpr bool kNo = false;
+
+// Every option of DTrace's option tables. Where dsched reads each supported one:
+//   compiler: strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
+//   runtime:  quiet, aggsort*, specsize, switchrate (how often the buffers are read), statusrate
+//             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
+//             they print and frees dynamic variables when they are assigned 0, so both are always met)
+constexpr OptionSpec kOptions[] = {
+    // Compile-time options.
+    {"aggpercpu", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"amin", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"argref", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"core", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"cpp", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"cpphdrs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"cpppath", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"ctypes", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"debug", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"defaultargs", K::Flag, P::Compile, 0},
+    {"define", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"droptags", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"dtypes", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"empty", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"encoding", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"errtags", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"evaltime", K::Keyword, P::Compile, 0, "exec preinit postinit main", nullptr, kNo},
+    {"incdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"iregs", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
+    {"kdefs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"knodefs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"late", K::Keyword, P::Compile, 0, "static dynamic", nullptr, kNo},
+    {"lazyload", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"ldpath", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"libdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"linkmode", K::Keyword, P::Compile, 0, "kernel static dynamic", nullptr, kNo},
+    {"linktype", K::Keyword, P::Compile, 0, "elf dof", nullptr, kNo},
+    {"nolibs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"pgmax", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
+    {"pspec", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"setenv", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"stdc", K::Keyword, P::Compile, 0, "a c s t", nullptr, kNo},
+    {"strip", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"syslibdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"tree", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
+    {"tregs", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
+    {"udefs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"undef", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"unodefs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"unsetenv", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"verbose", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"version", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
+    {"zdefs", K::Flag, P::Compile, 0},
+    // Run-time options: read when tracing starts.
+    {"aggsize", K::Size, P::Run, 4 << 20},
+    {"bufpolicy", K::Keyword, P::Run, 0, "fill switch ring", "switch"},
+    {"bufresize", K::Keyword, P::Run, 0, "auto manual", "manual"},
+    {"bufsize", K::Size, P::Run, 4 << 20},
+    {"cleanrate", K::Rate, P::Run, 1000000000 / 101},
+    {"cpu", K::Count, P::Run, -1},
+    {"destructive", K::Flag, P::Run, 0},
+    {"dynvarsize", K::Size, P::Run, 1 << 20},
+    {"grabanon", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
+    {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
+    {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
+    {"nspec", K::Count, P::Run, 1},
+    {"specsize", K::Size, P::Run, 32 << 10},
+    {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
+    {"statusrate", K::Rate, P::Run, 100000000},
+    {"strsize", K::Size, P::Run, 256},
+    {"temporal", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
+    {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
+    // Dynamic run-time options: setopt() may change them while tracing.
+    {"agghist", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"aggpack", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"aggrate", K::Rate, P::Dynamic, 1000000000},
+    {"aggsortkey", K::Flag, P::Dynamic, 0},
+    {"aggsortkeypos", K::Count, P::Dynamic, 0},
+    {"aggsortpos", K::Count, P::Dynamic, 0},
+    {"aggsortrev", K::Flag, P::Dynamic, 0},
+    {"aggzoom", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"flowindent", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"quiet", K::Flag, P::Dynamic, 0},
+    {"rawbytes", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"stackindent", K::Count, P::Dynamic, 14, nullptr, nullptr, kNo},
+    {"switchrate", K::Rate, P::Dynamic, 100000000},
+};
+
+// Splits "100k" into 100 and "k"; false when there are no leading digits or on overflow.
+bool split_number(const std::string& text, uint64_t* number, std::string* suffix) {
+  size_t i = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i == 0) return false;
+  errno = 0;
+  *number = std::strtoull(text.substr(0, i).c_str(), nullptr, 10);
+  if (errno == ERANGE) return false;
+  *suffix = text.substr(i);
+  return true;
+}
+
+bool scale(uint64_t number, uint64_t factor, int64_t* out) {
+  if (factor != 0 && number > uint64_t(INT64_MAX) / factor) return false;
+  *out = int64_t(number * factor);
+  return true;
+}
+
+bool parse_size(const std::string& text, int64_t* out) {
+  uint64_t number;
+  std::string suffix;
+  if (!split_number(text, &number, &suffix)) return false;
+  static const std::pair<const char*, uint64_t> units[] = {
+      {"", 1}, {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}, {"t", 1ull << 40}};
+  for (auto [unit, factor] : units)
+    if (strcasecmp(suffix.c_str(), unit) == 0) return scale(number, factor, out);
+  return false;
+}
+
+bool parse_rate(const std::string& text, int64_t* out) {
+  uint64_t number;
+  std::string suffix;
+  if (!split_number(text, &number, &suffix)) return false;
+  if (suffix.empty() || suffix == "hz") {
+    if (number == 0) return false;
+    *out = int64_t(1000000000ull / number);
+    return *out > 0;
+  }
+  static const std::pair<const char*, uint64_t> units[] = {
+      {"ns", 1}, {"nsec", 1}, {"us", 1000}, {"usec", 1000}, {"ms", 1000000},
+      {"msec", 1000000}, {"s", 1000000000}, {"sec", 1000000000}, {"m", 60000000000},
+      {"min", 60000000000}, {"h", 3600000000000}, {"hour", 3600000000000},
+      {"d", 86400000000000}, {"day", 86400000000000}};
+  for (auto [unit, factor] : units)
+    if (suffix == unit) return scale(number, factor, out) && *out > 0;
+  return false;
+}
+
+bool has_word(const char* words, const std::string& word) {
+  std::istringstream in(words);
+  for (std::string w; in >> w;)
+    if (w == word) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Options::flag(std::string_view name) const {
+  auto it = values_.find(name);
+  return it != values_.end() && it->second.number != 0;
+}
+
+int64_t Options::number(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it != values_.end()) return it->second.number;
+  const OptionSpec* spec = find_option(name);
+  return spec ? spec->default_number : 0;
+}
+
+std::string Options::text(std::string_view name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? std::string() : it->second.text;
+}
+
+std::span<const OptionSpec> option_table() { return kOptions; }
+
+const OptionSpec* find_option(std::string_view name) {
+  for (const OptionSpec& spec : kOptions)
+    if (name == spec.name) return &spec;
+  return nullptr;
+}
+
+bool parse_option(std::string_view name, const std::optional<std::string>& value, OptionValue* out,
+                  std::string* error) {
+  const OptionSpec* spec = find_option(name);
+  if (!spec) {
+    *error = "unrecognized option: " + std::string(name);
+    return false;
+  }
+  if (!spec->supported) {
+    *error = "option " + std::string(name) + " is not supported";
+    return false;
+  }
+  out->kind = spec->kind;
+  out->text = value.value_or("");
+  auto invalid = [&] {
+    *error = "invalid value for option " + std::string(name) + ": " + out->text;
+    return false;
+  };
+  if (spec->kind == OptionKind::Flag) {
+    // DTrace reads a flag's value as an integer: quiet=0 turns quiet off.
+    if (!value) {
+      out->number = 1;
+      return true;
+    }
+    char* end = nullptr;
+    errno = 0;
+    out->number = int64_t(std::strtoull(value->c_str(), &end, 0));
+    return (!value->empty() && *end == '\0' && errno == 0) || invalid();
+  }
+  if (!value || value->empty()) {
+    *error = "option " + std::string(name) + " requires a value";
+    return false;
+  }
+  bool ok = false;
+  switch (spec->kind) {
+    case OptionKind::Count: {
+      uint64_t number;
+      std::string suffix;
+      ok = split_number(*value, &number, &suffix) && suffix.empty() && number <= INT64_MAX;
+      out->number = int64_t(number);
+      break;
+    }
+    case OptionKind::Size: ok = parse_size(*value, &out->number); break;
+    case OptionKind::Rate: ok = parse_rate(*value, &out->number); break;
+    case OptionKind::Keyword:
+      ok = has_word(spec->words, *value);
+      if (ok && spec->supported_words && !has_word(spec->supported_words, *value)) {
+        *error = "option " + std::string(name) + "=" + *value + " is not supported";
+        return false;
+      }
+      break;
+    case OptionKind::Text: ok = true; break;
+    case OptionKind::Flag: break;
+  }
+  return ok || invalid();
+}
+
+}  // namespace dsched::abi

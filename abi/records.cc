@@ -1,0 +1,24 @@
+#include "abi/records.h"
+
+#include <cstring>
+
+namespace dsched::abi {
+
+Value RecordView::field(const RecordField& field) const {
+  if (field.kind == RecordField::Kind::String) {
+    std::string_view text = bytes_.substr(field.offset, field.size);
+    return Value::string(std::string(text.substr(0, text.find('\0'))));
+  }
+  int64_t bits;
+  std::memcpy(&bits, bytes_.data() + field.offset, sizeof bits);
+  return Value::integer(bits, field.size, field.is_signed);
+}
+
+std::vector<Value> RecordView::fields(const std::vector<RecordField>& fields) const {
+  std::vector<Value> values;
+  values.reserve(fields.size());
+  for (const RecordField& f : fields) values.push_back(field(f));
+  return values;
+}
+
+}  // namespace dsched::abi

@@ -1,0 +1,87 @@
+// Actions on aggregations, carried out in user space in order with the output:
+//   clear(@a)          zeroes every value, keeps the keys
+//   trunc(@a [, n])    keeps the n largest entries (n < 0: the -n smallest); without n, none
+//   normalize(@a, n)   prints values divided by n
+//   denormalize(@a)    undoes normalize()
+#include "lang/builtins/support.h"
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/records.h"
+
+namespace dsched::lang {
+namespace {
+
+class AggregationAction : public Action {
+ public:
+  // `argument` names the optional integer after the aggregation, or is null when there is none.
+  AggregationAction(std::string_view name, Arity arity, const char* argument)
+      : Action(name, arity), argument_(argument) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    c.aggregation(*call->operands[0]);
+    if (call->operands.size() == 2) check_integer_arg(c, *call, 1, argument_);
+    set_void(c, *call);
+  }
+
+  codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    std::vector<abi::RecordField> fields;
+    if (call.operands.size() == 2)
+      fields.push_back(l.records.integer(l.exprs.eval_int(*call.operand(1)), call.operand(1)->type));
+    abi::RecordedAction& action = l.records.action(*this);
+    action.aggregations = aggregation_ids(call);
+    action.fields = std::move(fields);
+    return no_value(call);
+  }
+
+ protected:
+  // The integer argument, when the call has one.
+  static std::optional<int64_t> argument(const abi::RecordedAction& action, const abi::RecordView& record) {
+    if (action.fields.empty()) return std::nullopt;
+    return record.field(action.fields[0]).as_signed();
+  }
+
+ private:
+  const char* argument_;
+};
+
+class Clear : public AggregationAction {
+ public:
+  Clear() : AggregationAction("clear", {1, 1}, nullptr) {}
+  void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
+    for (uint32_t id : action.aggregations) run.clear(id);
+  }
+};
+
+class Trunc : public AggregationAction {
+ public:
+  Trunc() : AggregationAction("trunc", {1, 2}, "the number of entries to keep") {}
+  void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
+    int64_t keep = argument(action, record).value_or(0);
+    for (uint32_t id : action.aggregations) run.trunc(id, keep);
+  }
+};
+
+class Normalize : public AggregationAction {
+ public:
+  Normalize() : AggregationAction("normalize", {2, 2}, "the divisor") {}
+  void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
+    int64_t factor = argument(action, record).value_or(0);
+    if (factor <= 0) return run.output().warning("normalize(): the divisor must be positive, not " + std::to_string(factor));
+    for (uint32_t id : action.aggregations) run.aggregation(id).normalize(static_cast<uint64_t>(factor));
+  }
+};
+
+class Denormalize : public AggregationAction {
+ public:
+  Denormalize() : AggregationAction("denormalize", {1, 1}, nullptr) {}
+  void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
+    for (uint32_t id : action.aggregations) run.aggregation(id).denormalize();
+  }
+};
+
+const Registered<Clear> clear;
+const Registered<Trunc> trunc;
+const Registered<Normalize> normalize;
+const Registered<Denormalize> denormalize;
+
+}  // namespace
+}  // namespace dsched::lang

@@ -1,0 +1,105 @@
+// llquantize(v, factor, low, high, nsteps [, increment]): a log-linear histogram. Index 0 holds
+// v < factor^low; then for each magnitude m = low..high the range [factor^m, factor^(m+1)) is cut
+// into buckets of width factor^(m+1)/min(nsteps, factor^(m+1)); there are
+// min(nsteps, factor^(m+1)) * (1 - 1/factor) of them, because the lowest 1/factor of the range
+// belongs to the magnitude below. The last index holds v >= factor^(high+1).
+#include "lang/builtins/aggregations/histogram.h"
+#include "lang/codegen/aggregations.h"
+#include "lang/codegen/ir.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::lang {
+namespace {
+
+struct Params {
+  int64_t factor, low, high, nsteps;
+  explicit Params(std::span<const int64_t> p) : factor(p[0]), low(p[1]), high(p[2]), nsteps(p[3]) {}
+};
+
+// The lower bound of every bucket: [0] is factor^low (the bound of the "< factor^low" bucket),
+// [i] for 1..count-2 the first value of bucket i, [count-1] is factor^(high+1).
+std::vector<int64_t> bucket_bounds(const Params& p) {
+  int64_t value = 1;
+  for (int64_t m = 0; m < p.low; ++m) value *= p.factor;
+  std::vector<int64_t> bounds{value};
+  for (int64_t m = p.low; m <= p.high; ++m) {
+    const int64_t next = value * p.factor;
+    const int64_t step = next > p.nsteps ? next / p.nsteps : 1;
+    for (; value < next; value += step) bounds.push_back(value);
+    value = next;
+  }
+  bounds.push_back(value);
+  return bounds;
+}
+
+class Llquantize : public Histogram {
+ public:
+  std::string_view name() const override { return "llquantize"; }
+  Arity arity() const override { return {5, 5}; }
+
+  void check_params(std::vector<int64_t>& params, SourceRange where) const override {
+    int64_t factor = params[0], low = params[1], high = params[2], steps = params[3];
+    if (factor < 2 || factor > UINT16_MAX) fail(where, "llquantize() factor must be between 2 and 65535");
+    if (low < 0 || low > UINT16_MAX || high > UINT16_MAX)
+      fail(where, "llquantize() magnitudes must be between 0 and 65535");
+    if (high < low) fail(where, "llquantize() high magnitude must be at least the low magnitude");
+    unsigned __int128 top = 1;
+    for (int64_t m = 0; m <= high; ++m) {
+      top *= uint64_t(factor);
+      if (top > uint64_t(INT64_MAX)) fail(where, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
+    }
+    if (steps < 1 || steps > UINT16_MAX) fail(where, "llquantize() steps must be between 1 and 65535");
+    if (steps < factor && factor % steps != 0)
+      fail(where, "llquantize() steps must divide the factor when they are fewer than it");
+    if (steps > factor) {
+      if (steps % factor != 0) fail(where, "llquantize() steps must be a multiple of the factor when they are more");
+      unsigned __int128 first = 1;  // factor^(low+1), at least factor^2
+      for (int64_t m = 0; m <= std::max<int64_t>(low, 1); ++m) first *= uint64_t(factor);
+      if (first % uint64_t(steps) != 0)
+        fail(where, "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
+    }
+  }
+
+  size_t value_words(std::span<const int64_t> params) const override { return bucket_bounds(Params(params)).size(); }
+
+  size_t bucket(std::span<const int64_t> params, int64_t value) const override {
+    std::vector<int64_t> bounds = bucket_bounds(Params(params));
+    if (value < bounds[0]) return 0;
+    size_t i = 1;
+    while (i + 1 < bounds.size() && value >= bounds[i + 1]) ++i;
+    return i;
+  }
+
+  // Walks the bounds (a handful, known at compile time) from the bottom.
+  void lower(codegen::AggregationUpdate& u) const override {
+    codegen::Ir& ir = u.l.ir;
+    auto& b = ir.b();
+    std::vector<int64_t> bounds = bucket_bounds(Params(u.params()));
+    llvm::Value* index = ir.const64(0);
+    for (size_t i = 1; i < bounds.size(); ++i)
+      index = b.CreateSelect(b.CreateICmpSGE(u.value(), ir.const64(bounds[i])), ir.const64(static_cast<int64_t>(i)),
+                             index);
+    u.add_increment_at(index);
+  }
+
+ protected:
+  std::vector<abi::HistogramRow> rows(std::span<const int64_t> params) const override {
+    std::vector<int64_t> bounds = bucket_bounds(Params(params));
+    std::vector<abi::HistogramRow> out;
+    for (int64_t bound : bounds) out.push_back({bound, "", 0});
+    out.front().label = bound_label("<", bounds.front());
+    out.back().label = bound_label(">=", bounds.back());
+    return out;
+  }
+  std::vector<int64_t> order_values(std::span<const int64_t> params) const override {
+    std::vector<int64_t> bounds = bucket_bounds(Params(params));
+    bounds.front() -= 1;
+    return bounds;
+  }
+  EmptyRows empty_rows() const override { return {0, 1}; }
+};
+
+const Registered<Llquantize> registered;
+
+}  // namespace
+}  // namespace dsched::lang

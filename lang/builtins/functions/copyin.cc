@@ -1,0 +1,70 @@
+// copyinstr(address [, size]) and copyin(address, size): user memory of the current process.
+// copyin's bytes land in scratch and its value points at them.
+#include <linux/bpf.h>
+
+#include "lang/builtins/support.h"
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/records.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::lang {
+namespace {
+
+class CopyFunction : public Subroutine {
+ public:
+  CopyFunction(std::string_view name, Arity arity) : Subroutine(name, arity) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    c.scalar(call->operands[0], call->text + "() address");
+    if (call->operands.size() == 2) check_integer_arg(c, *call, 1, "the size");
+    call->type = result_type(c);
+  }
+
+ protected:
+  virtual const Type* result_type(Checker& c) const = 0;
+};
+
+class Copyinstr : public CopyFunction {
+ public:
+  Copyinstr() : CopyFunction("copyinstr", {1, 2}) {}
+  const Type* result_type(Checker& c) const override { return c.types().string_type(); }
+
+  codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    uint64_t strsize = l.program.options.strsize();
+    llvm::Value* text = l.firing.scratch(strsize);
+    ir.zero_bytes(text, strsize);
+    ir.helper(BPF_FUNC_probe_read_user_str, {text, ir.const64(static_cast<int64_t>(strsize)),
+                                             ir.b().CreateIntToPtr(l.exprs.eval_int(*call.operand(0)), ir.ptr())});
+    return {text, call.type, strsize};
+  }
+};
+
+class Copyin : public CopyFunction {
+ public:
+  Copyin() : CopyFunction("copyin", {2, 2}) {}
+  const Type* result_type(Checker& c) const override { return c.types().pointer_to(c.types().void_type()); }
+
+  codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    // The size must be a constant to bound the copy.
+    const Expr& size_expr = *call.operand(1);
+    if (size_expr.kind != ExprKind::IntLiteral) fail(size_expr.loc, "copyin() needs a constant size here");
+    uint64_t size = std::min<uint64_t>(size_expr.value, l.program.options.strsize());
+    llvm::Value* buffer = l.firing.scratch(size + 1);
+    ir.zero_bytes(buffer, (size + 8) & ~uint64_t(7));
+    llvm::Value* address = l.exprs.eval_int(*call.operand(0));
+    llvm::Value* result = ir.helper(BPF_FUNC_probe_read_user, {buffer, ir.const64(static_cast<int64_t>(size)),
+                                                               ir.b().CreateIntToPtr(address, ir.ptr())});
+    l.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
+    return {ir.b().CreatePtrToInt(buffer, ir.i64()), call.type};
+  }
+};
+
+const Registered<Copyinstr> copyinstr;
+const Registered<Copyin> copyin;
+
+}  // namespace
+}  // namespace dsched::lang

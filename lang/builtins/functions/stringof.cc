@@ -1,0 +1,32 @@
+// stringof(x): x as a D string. It is a conversion: the call becomes the same conversion sema
+// makes wherever text is used as a string (a cast to string), so it has no lowering of its own.
+#include "lang/builtins/support.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::lang {
+namespace {
+
+class Stringof : public Subroutine {
+ public:
+  Stringof() : Subroutine("stringof", {1, 1}) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    c.value(call->operands[0]);
+    const Type* t = call->operand(0)->type;
+    if (!t->is_string() && !t->is_char_sequence() && !t->is_pointer())
+      fail(call->loc, "stringof() needs a string, a char array or a pointer, not " + type_name(t));
+    ExprPtr converted = std::move(call->operands[0]);
+    c.to_string(converted);
+    converted->loc = call->loc;
+    call = std::move(converted);
+  }
+
+  codegen::Value lower(codegen::Lowering&, const Expr& call) const override {
+    fail(call.loc, "internal error: stringof() is lowered as a conversion");
+  }
+};
+
+const Registered<Stringof> registered;
+
+}  // namespace
+}  // namespace dsched::lang

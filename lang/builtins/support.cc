@@ -1,0 +1,57 @@
+#include "lang/builtins/support.h"
+
+#include "lang/codegen/records.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::lang {
+
+void FormattedAction::check(Checker& c, ExprPtr& call) const {
+  check_literal_arg(c, *call, 0, "format");
+  for (size_t i = 1; i < call->operands.size(); ++i) c.value(call->operands[i]);
+  c.format(*call, 0, nullptr);
+  set_void(c, *call);
+}
+
+codegen::Value FormattedAction::lower(codegen::Lowering& l, const Expr& call) const {
+  std::vector<abi::RecordField> fields = l.records.values(call, 1);
+  abi::RecordedAction& action = l.records.action(*this);
+  action.format = printf_spec::parse_format(call.operand(0)->text).format;
+  action.fields = std::move(fields);
+  return no_value(call);
+}
+
+void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
+  c.value(call.operands[i]);
+  if (!call.operand(i)->type->is_integer())
+    fail(call.operand(i)->loc, call.text + "(): " + std::string(what) + " must be an integer, not " +
+                                   type_name(call.operand(i)->type));
+}
+
+void check_string_arg(Checker& c, Expr& call, size_t i) { c.string(call.operands[i], call.text + "() argument"); }
+
+void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
+  if (call.operand(i)->kind != ExprKind::StringLiteral)
+    fail(call.operand(i)->loc, call.text + "() needs a string literal as its " + std::string(what));
+  c.value(call.operands[i]);
+}
+
+int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max) {
+  std::string described = call.text + "() " + std::string(what);
+  int64_t v = c.constant(call.operands[i], described);
+  if (v < min || v > max)
+    fail(call.operand(i)->loc, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
+  return v;
+}
+
+void set_void(Checker& c, Expr& call) { call.type = c.types().void_type(); }
+
+std::vector<uint32_t> aggregation_ids(const Expr& call) {
+  std::vector<uint32_t> ids;
+  for (const auto& arg : call.operands)
+    if (arg->kind == ExprKind::AggRef) ids.push_back(static_cast<uint32_t>(arg->id));
+  return ids;
+}
+
+codegen::Value no_value(const Expr& call) { return {nullptr, call.type}; }
+
+}  // namespace dsched::lang

@@ -1,0 +1,59 @@
+// The probe that fired: probeprov, probemod, probefunc, probename (constants of each program),
+// id (the probe's id), epid (the enabled probe: this clause for this probe), and arg0..arg9 (the
+// probe's arguments as 64-bit integers, as its provider defines them).
+#include "lang/builtins/support.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/records.h"
+#include "lang/codegen/strings.h"
+
+namespace dsched::lang {
+namespace {
+
+using codegen::Lowering;
+using codegen::Value;
+
+class ProbeName : public NamedVariable {
+ public:
+  ProbeName(std::string_view name, std::string Probe::*field) : NamedVariable(name, "string"), field_(field) {}
+  Value lower(Lowering& l, const Expr&) const override { return l.strings.literal(l.firing.probe().*field_); }
+
+ private:
+  std::string Probe::*field_;
+};
+
+class ProbeId : public NamedVariable {
+ public:
+  ProbeId() : NamedVariable("id", "uint32_t") {}
+  Value lower(Lowering& l, const Expr& use) const override { return {l.ir.const64(l.firing.probe().id), use.type}; }
+};
+
+// Enabled probe ids count from 1, as in DTrace's error messages.
+class EnabledProbeId : public NamedVariable {
+ public:
+  EnabledProbeId() : NamedVariable("epid", "uint32_t") {}
+  Value lower(Lowering& l, const Expr& use) const override { return {l.ir.const64(l.records.epid() + 1), use.type}; }
+};
+
+class Arg : public BuiltinVariable {
+ public:
+  explicit Arg(int n) : n_(n), name_("arg" + std::to_string(n)) {}
+  std::string_view name() const override { return name_; }
+  const char* type() const override { return "int64_t"; }
+  Value lower(Lowering& l, const Expr& use) const override { return {l.firing.raw_arg(n_), use.type}; }
+
+ private:
+  int n_;
+  std::string name_;
+};
+
+const Registered<ProbeName> probeprov("probeprov", &Probe::provider);
+const Registered<ProbeName> probemod("probemod", &Probe::module);
+const Registered<ProbeName> probefunc("probefunc", &Probe::function);
+const Registered<ProbeName> probename("probename", &Probe::name);
+const Registered<ProbeId> id;
+const Registered<EnabledProbeId> epid;
+const Registered<Arg> arg0(0), arg1(1), arg2(2), arg3(3), arg4(4), arg5(5), arg6(6), arg7(7), arg8(8), arg9(9);
+
+}  // namespace
+}  // namespace dsched::lang

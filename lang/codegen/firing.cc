@@ -1,0 +1,113 @@
+#include "lang/codegen/firing.h"
+
+#include <linux/bpf.h>
+
+#include "lang/codegen/ir.h"
+#include "lang/codegen/maps.h"
+
+namespace dsched::codegen {
+namespace {
+
+uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+
+}  // namespace
+
+void Firing::begin_program(llvm::Function* function) {
+  Ir& ir = l_.ir;
+  context_ = function->getArg(0);
+  scratch_used_ = 0;
+  scratch_base_ = nullptr;
+  globals_base_ = nullptr;
+  llvm::BasicBlock* fail = ir.new_block("no.maps");
+  llvm::BasicBlock* start = ir.new_block("start");
+  entry_check_ = ir.b().CreateCondBr(ir.b().getTrue(), start, fail);
+  ir.b().SetInsertPoint(fail);
+  ir.b().CreateRet(ir.const64(0));
+  ir.b().SetInsertPoint(start);
+  // this-> variables live for one firing, shared by the clauses of the probe.
+  this_base_ = 0;
+  if (!l_.program.clause_locals.empty()) scratch(l_.maps.clause_locals_size(), &this_base_);
+  program_scratch_ = scratch_used_;
+}
+
+void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry) {
+  probe_ = &probe;
+  hook_ = &hook;
+  binding_ = binding;
+  entry_ = entry;
+  context_task_ = nullptr;
+  thread_locals_ = nullptr;
+  thread_locals_cacheable_ = true;
+}
+
+void Firing::begin_clause() { scratch_used_ = program_scratch_; }
+
+llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
+  uint64_t offset = scratch_used_;
+  scratch_used_ += round8(size);
+  scratch_max_ = std::max(scratch_max_, scratch_used_);
+  if (offset_out) *offset_out = offset;
+  return l_.ir.offset_ptr(scratch_base(), offset);
+}
+
+llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map) {
+  Ir& ir = l_.ir;
+  llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
+  ir.b().SetInsertPoint(entry_check_);
+  llvm::Value* key = ir.b().CreateAlloca(ir.b().getInt32Ty());
+  ir.b().CreateStore(ir.b().getInt32(0), key);
+  llvm::Value* value = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
+  entry_check_->setCondition(ir.b().CreateAnd(entry_check_->getCondition(), ir.b().CreateICmpNE(value, ir.const64(0))));
+  return ir.b().CreateIntToPtr(value, ir.ptr());
+}
+
+llvm::Value* Firing::scratch_base() {
+  if (!scratch_base_) scratch_base_ = entry_map_value(l_.maps.scratch());
+  return scratch_base_;
+}
+
+llvm::Value* Firing::globals_base() {
+  if (!globals_base_) globals_base_ = entry_map_value(l_.maps.globals());
+  return globals_base_;
+}
+
+llvm::Value* Firing::context_task() {
+  if (!context_task_) {
+    // Computed once, before the firing's guard, so that every clause of the firing can use it.
+    llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
+    if (llvm::Instruction* terminator = entry_->getTerminator())
+      l_.ir.b().SetInsertPoint(terminator);
+    else
+      l_.ir.b().SetInsertPoint(entry_);
+    context_task_ = hook_->context_task(l_);
+  }
+  return context_task_;
+}
+
+llvm::Value* Firing::thread_locals() {
+  if (thread_locals_) return thread_locals_;
+  Ir& ir = l_.ir;
+  auto lookup = [&] {
+    return ir.helper(BPF_FUNC_task_storage_get,
+                     {l_.maps.thread_locals(), ir.b().CreateIntToPtr(context_task(), ir.ptr()), ir.null(), ir.const64(0)});
+  };
+  if (!thread_locals_cacheable_) return lookup();
+  // One lookup per firing serves every read, made where the context task is.
+  llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
+  ir.b().SetInsertPoint(entry_->getTerminator());
+  thread_locals_ = lookup();
+  return thread_locals_;
+}
+
+void Firing::forget_thread_locals() {
+  thread_locals_ = nullptr;
+  thread_locals_cacheable_ = false;
+}
+
+Value Firing::arg(int index, const lang::Type* type) {
+  Value value{l_.ir.normalize(hook_->arg(l_, index), type), type};
+  value.btf = type->is_pointer() && hook_->arg_is_btf(index);
+  return value;
+}
+
+}  // namespace dsched::codegen

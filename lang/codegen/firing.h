@@ -1,0 +1,70 @@
+// The program and the probe firing being emitted: the program's context argument and per-CPU
+// scratch area, the probe and its hook, the context task and its thread-local storage, and the
+// probe's arguments.
+#pragma once
+
+#include <cstdint>
+
+#include <llvm/IR/Instructions.h>
+
+#include "lang/codegen/hook.h"
+#include "lang/codegen/lowering.h"
+#include "lang/codegen/value.h"
+
+namespace dsched::codegen {
+
+class Firing {
+ public:
+  explicit Firing(Lowering& lowering) : l_(lowering) {}
+
+  // A new program: its context argument, and an entry that ends the program when a per-CPU map
+  // it looks up (scratch, globals) is missing. this-> variables take the start of the scratch.
+  void begin_program(llvm::Function* function);
+  // A firing of `probe` through `hook`; `entry` is where values shared by its clauses are computed.
+  void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
+  // Each clause starts with the scratch after the program's own (this->) free again.
+  void begin_clause();
+
+  // `size` bytes of per-CPU scratch, at an offset fixed at compile time.
+  llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
+  llvm::Value* scratch_base();
+  llvm::Value* globals_base();
+  uint64_t scratch_high_water() const { return scratch_max_; }
+  uint64_t clause_locals_base() const { return this_base_; }
+
+  const lang::Probe& probe() const { return *probe_; }
+  const Hook& hook() const { return *hook_; }
+  const Binding& binding() const { return binding_; }
+  llvm::Value* context() const { return context_; }
+  // The task `curthread`, `pid`, `self->` refer to: i64 task address.
+  llvm::Value* context_task();
+  bool context_is_current() const { return hook_->context_is_current(*probe_); }
+  // The context task's thread-local storage, or null (i64). Reads share one lookup per firing
+  // until a store creates the storage; forget_thread_locals() marks that point.
+  llvm::Value* thread_locals();
+  void forget_thread_locals();
+  // args[index] as a value of `type`, and argN.
+  Value arg(int index, const lang::Type* type);
+  llvm::Value* raw_arg(int n) { return hook_->raw_arg(l_, n); }
+
+ private:
+  llvm::Value* entry_map_value(llvm::GlobalVariable* map);
+
+  Lowering& l_;
+  // Per program.
+  llvm::Value* context_ = nullptr;
+  llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
+  llvm::Value* scratch_base_ = nullptr;
+  llvm::Value* globals_base_ = nullptr;
+  uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0;
+  // Per firing.
+  const lang::Probe* probe_ = nullptr;
+  const Hook* hook_ = nullptr;
+  Binding binding_;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Value* context_task_ = nullptr;
+  llvm::Value* thread_locals_ = nullptr;
+  bool thread_locals_cacheable_ = true;
+};
+
+}  // namespace dsched::codegen

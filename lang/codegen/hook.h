@@ -1,0 +1,59 @@
+// How a probe reaches the kernel, as its provider implements it: the sections its programs go in,
+// whose task is the context, how args[] and argN are produced, and for derived probes the state
+// they keep. The code generator calls these; providers (probes/) implement them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <llvm/IR/Value.h>
+
+#include "abi/compiled_program.h"
+#include "lang/codegen/lowering.h"
+#include "lang/provider.h"
+
+namespace dsched::codegen {
+
+// Values a hook hands to a firing of a derived probe (enqueue/dequeue: the task and the CPU).
+struct Binding {
+  llvm::Value* task = nullptr;
+  llvm::Value* cpu = nullptr;
+};
+
+class Hook {
+ public:
+  virtual ~Hook() = default;
+  // libbpf section names of the programs the probe needs ("tp_btf/sched_switch", "perf_event",
+  // "raw_tp"); derived probes need several.
+  virtual std::vector<std::string> sections(const lang::Probe& probe) const = 0;
+  // Emits this hook's part of the program for `section`: by default each probe fires once
+  // (Programs::fire).
+  virtual void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const;
+  virtual abi::AttachPoint::Kind attach_kind() const { return abi::AttachPoint::Kind::Tracepoint; }
+  // On-demand programs: when the run runs them.
+  virtual abi::AttachPoint::Phase phase(const lang::Probe& probe) const { return abi::AttachPoint::Phase::Begin; }
+  // Perf timers: the interval and whether they fire on every CPU.
+  virtual uint64_t period_ns(const lang::Probe& probe) const { return 0; }
+  virtual bool every_cpu(const lang::Probe& probe) const { return false; }
+  // Lower numbers attach first: of two probes on one tracepoint, the one attached first fires
+  // first (off-cpu before on-cpu, as in DTrace).
+  virtual int attach_order(const lang::Probe& probe) const { return 0; }
+  // False when the probe's context task is not the task running the program (on-cpu: next).
+  virtual bool context_is_current(const lang::Probe& probe) const { return true; }
+  // The context task as an i64 address.
+  virtual llvm::Value* context_task(Lowering& l) const;
+  // The native value of args[index] (the translator input of a translated argument).
+  virtual llvm::Value* arg(Lowering& l, int index) const;
+  // Whether the native value of a pointer argument is a BTF-typed pointer for the verifier
+  // (tracepoint arguments of tp_btf programs are).
+  virtual bool arg_is_btf(int index) const { return attach_kind() == abi::AttachPoint::Kind::Tracepoint; }
+  // argN: by default args[N]'s native value as an integer, 0 past the probe's arguments.
+  virtual llvm::Value* raw_arg(Lowering& l, int n) const;
+  // i1 condition the probe fires under (preempt/sleep on sched_switch), or null: always.
+  virtual llvm::Value* guard(Lowering& l) const { return nullptr; }
+};
+
+// Loads word `index` of a tracepoint's context (tp_btf arguments are 64-bit slots).
+llvm::Value* tracepoint_arg(Lowering& l, int index);
+
+}  // namespace dsched::codegen

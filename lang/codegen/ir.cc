@@ -1,0 +1,75 @@
+#include "lang/codegen/ir.h"
+
+namespace dsched::codegen {
+
+llvm::Value* Ir::offset_ptr(llvm::Value* base, uint64_t offset) {
+  if (offset == 0) return base;
+  return b().CreateInBoundsGEP(i8(), base, b().getInt64(offset));
+}
+
+llvm::Function* Ir::begin_function(const std::string& name, const std::string& section) {
+  function_ = module_.begin_program(name, section);
+  function_->addFnAttr(llvm::Attribute::NoUnwind);
+  return function_;
+}
+
+llvm::BasicBlock* Ir::new_block(const std::string& name) {
+  return llvm::BasicBlock::Create(module_.context(), name, function_);
+}
+
+void Ir::when(llvm::Value* condition, const std::function<void()>& body, const std::string& name) {
+  llvm::BasicBlock* then = new_block(name);
+  llvm::BasicBlock* done = new_block(name + ".done");
+  b().CreateCondBr(condition, then, done);
+  b().SetInsertPoint(then);
+  body();
+  b().CreateBr(done);
+  b().SetInsertPoint(done);
+}
+
+llvm::Value* Ir::stack_slot() {
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(&function_->getEntryBlock(), function_->getEntryBlock().getFirstInsertionPt());
+  return b().CreateAlloca(i64());
+}
+
+llvm::Value* Ir::normalize(llvm::Value* v, const lang::Type* type) {
+  if (!type->is_integer() || type->size >= 8) return v;
+  llvm::Type* narrow = b().getIntNTy(static_cast<unsigned>(type->size * 8));
+  llvm::Value* truncated = b().CreateTrunc(v, narrow);
+  return type->is_signed ? b().CreateSExt(truncated, i64()) : b().CreateZExt(truncated, i64());
+}
+
+llvm::Value* Ir::truth(llvm::Value* v) {
+  if (v->getType()->isIntegerTy(1)) return v;
+  return b().CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+}
+
+llvm::Value* Ir::bounded(llvm::Value* index, uint64_t limit) {
+  // A volatile round trip hides from LLVM what it knows of the index, so the explicit check that
+  // the verifier needs to see survives optimisation.
+  llvm::Value* slot = stack_slot();
+  b().CreateStore(index, slot, /*isVolatile=*/true);
+  llvm::Value* opaque = b().CreateLoad(i64(), slot, /*isVolatile=*/true);
+  return b().CreateSelect(b().CreateICmpULT(opaque, const64(static_cast<int64_t>(limit))), opaque,
+                          const64(static_cast<int64_t>(limit - 1)));
+}
+
+// The BPF back end expands memcpy/memset inline as at most 128 stores and refuses larger ones:
+// work in chunks of 64 stores. Chunks of a large copy are volatile so that LLVM does not merge them
+// back into one.
+void Ir::copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n) {
+  uint64_t chunk = chunk_size();
+  for (uint64_t done = 0; done < n; done += chunk)
+    b().CreateMemCpy(offset_ptr(dst, done), alignment(), offset_ptr(src, done), alignment(),
+                     std::min(chunk, n - done), /*isVolatile=*/n > chunk);
+}
+
+void Ir::zero_bytes(llvm::Value* dst, uint64_t n) {
+  uint64_t chunk = chunk_size();
+  for (uint64_t done = 0; done < n; done += chunk)
+    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(chunk, n - done), alignment(),
+                     /*isVolatile=*/n > chunk);
+}
+
+}  // namespace dsched::codegen

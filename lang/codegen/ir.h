@@ -1,0 +1,64 @@
+// Instruction building for the BPF program being emitted: blocks and conditions, stack slots,
+// helper calls, integer normalisation and memory copies the BPF back end accepts.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <llvm/IR/IRBuilder.h>
+
+#include "lang/codegen/bpf_module.h"
+#include "lang/types.h"
+
+namespace dsched::codegen {
+
+class Ir {
+ public:
+  // `strsize` decides the alignment of string copies.
+  Ir(BpfModule& module, uint64_t strsize) : module_(module), strsize_(strsize) {}
+
+  llvm::IRBuilder<>& b() { return module_.builder(); }
+  BpfModule& module() { return module_; }
+  llvm::Type* i64() { return b().getInt64Ty(); }
+  llvm::Type* i8() { return b().getInt8Ty(); }
+  llvm::PointerType* ptr() { return b().getPtrTy(); }
+  llvm::Value* const64(int64_t v) { return b().getInt64(static_cast<uint64_t>(v)); }
+  llvm::Value* null() { return llvm::ConstantPointerNull::get(ptr()); }
+  llvm::Value* offset_ptr(llvm::Value* base, uint64_t offset);
+  // Calls BPF helper `id` (BPF_FUNC_*); returns its i64 result.
+  llvm::Value* helper(int id, llvm::ArrayRef<llvm::Value*> args) { return module_.call_helper(id, args); }
+
+  // Starts a program function and positions the builder at its entry.
+  llvm::Function* begin_function(const std::string& name, const std::string& section);
+  llvm::Function* function() const { return function_; }
+  llvm::BasicBlock* new_block(const std::string& name);
+  // Emits body() under `condition` (i1), then continues after it; `name` names the blocks.
+  void when(llvm::Value* condition, const std::function<void()>& body, const std::string& name = "then");
+  // A 64-bit stack slot allocated in the entry block (so LLVM can keep it in a register).
+  llvm::Value* stack_slot();
+
+  // Truncates and re-extends v to the D integer type `type`.
+  llvm::Value* normalize(llvm::Value* v, const lang::Type* type);
+  // i1 -> i64 0/1, and i64 -> i1 truth.
+  llvm::Value* truth(llvm::Value* v);
+  llvm::Value* widen(llvm::Value* flag) { return b().CreateZExt(flag, i64()); }
+  // index, with a bound check below `limit` that survives optimisation (out of range: limit - 1).
+  llvm::Value* bounded(llvm::Value* index, uint64_t limit);
+
+  // memcpy/memset of any size (the back end refuses large ones in one piece).
+  void copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n);
+  void zero_bytes(llvm::Value* dst, uint64_t n);
+  // Whole 8-byte words are copied when every string buffer is 8-byte aligned.
+  bool word_aligned() const { return strsize_ % 8 == 0; }
+
+ private:
+  llvm::MaybeAlign alignment() const { return llvm::MaybeAlign(word_aligned() ? 8 : 1); }
+  uint64_t chunk_size() const { return 64 * alignment()->value(); }
+
+  BpfModule& module_;
+  uint64_t strsize_;
+  llvm::Function* function_ = nullptr;
+};
+
+}  // namespace dsched::codegen

@@ -1,0 +1,122 @@
+// Reads of kernel memory: members, elements and dereferences of kernel (BTF) types, with plain
+// loads where the verifier knows the pointer's type and bpf_probe_read_kernel elsewhere.
+#include <linux/bpf.h>
+
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/records.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::codegen {
+namespace {
+
+using lang::ExprKind;
+using lang::Type;
+
+// A kernel object named by an expression: its address, and whether the verifier knows it as a
+// BTF-typed pointer.
+struct KernelAddress {
+  llvm::Value* address;
+  bool btf;
+};
+
+KernelAddress kernel_address(Lowering& l, const lang::Expr& e) {
+  auto& b = l.ir.b();
+  switch (e.kind) {
+    case ExprKind::Member: {
+      Value base = l.exprs.eval(*e.operand(0));
+      return {b.CreateAdd(base.v, l.ir.const64(static_cast<int64_t>(e.offset_bits / 8))), base.btf};
+    }
+    case ExprKind::Index: {
+      Value base = l.exprs.eval(*e.operand(0));
+      llvm::Value* index = l.exprs.eval_int(*e.operand(1));
+      // Only a constant offset keeps a BTF pointer readable by plain loads.
+      bool btf = base.btf && llvm::isa<llvm::ConstantInt>(index);
+      return {b.CreateAdd(base.v, b.CreateMul(index, l.ir.const64(static_cast<int64_t>(e.type->size)))), btf};
+    }
+    case ExprKind::Unary:
+      if (e.unary_op == lang::UnaryOp::Deref) {
+        Value pointer = l.exprs.eval(*e.operand(0));
+        return {pointer.v, pointer.btf};
+      }
+      break;
+    default:
+      break;
+  }
+  lang::fail(e.loc, "taking the address of this expression is not supported");
+}
+
+llvm::Value* extend(Lowering& l, llvm::Value* raw, const Type* type) {
+  bool is_signed = type->is_integer() && type->is_signed;
+  return is_signed ? l.ir.b().CreateSExt(raw, l.ir.i64()) : l.ir.b().CreateZExt(raw, l.ir.i64());
+}
+
+}  // namespace
+
+llvm::Value* Exprs::read_slot() {
+  if (read_slot_of_ != l_.ir.function()) {
+    read_slot_ = l_.ir.stack_slot();
+    read_slot_of_ = l_.ir.function();
+  }
+  return read_slot_;
+}
+
+llvm::Value* Exprs::read_kernel(llvm::Value* address, uint64_t size, const Type* type) {
+  Ir& ir = l_.ir;
+  // One stack word per program serves every read: each is loaded right after it is made.
+  llvm::Value* slot = read_slot();
+  ir.b().CreateStore(ir.const64(0), slot);
+  llvm::Value* result =
+      ir.helper(BPF_FUNC_probe_read_kernel, {slot, ir.b().getInt64(size), ir.b().CreateIntToPtr(address, ir.ptr())});
+  l_.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
+  return extend(l_, ir.b().CreateLoad(ir.b().getIntNTy(static_cast<unsigned>(size * 8)), slot), type);
+}
+
+llvm::Value* Exprs::load_btf_field(llvm::Value* address, uint64_t size, const Type* type) {
+  Ir& ir = l_.ir;
+  llvm::Value* raw = ir.b().CreateLoad(ir.b().getIntNTy(static_cast<unsigned>(size * 8)),
+                                       ir.b().CreateIntToPtr(address, ir.ptr()));
+  return extend(l_, raw, type);
+}
+
+llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, const std::vector<const char*>& path,
+                                 const lang::SourceRange& loc) {
+  const Type* record = l_.program.types->kernel_record(lang::TypeKind::Struct, record_name, nullptr);
+  if (!record) lang::fail(loc, std::string("this kernel has no struct ") + record_name);
+  size_t step = 0;
+  for (const char* name : path) {
+    auto member = record->find_member(name);
+    if (!member) lang::fail(loc, std::string("this kernel's ") + record_name + " has no member " + name);
+    address = l_.ir.b().CreateAdd(address, l_.ir.const64(static_cast<int64_t>(member->offset_bits / 8)));
+    record = member->type;
+    if (++step < path.size() && record->is_pointer()) {  // follow a pointer to the next record
+      address = load_btf_field(address, 8, record);
+      record = record->target;
+    }
+  }
+  return load_btf_field(address, record->size, record);
+}
+
+llvm::Value* Exprs::address_of(const lang::Expr& e) { return kernel_address(l_, e).address; }
+
+Value Exprs::kernel_object(const lang::Expr& e) {
+  if (e.kind == ExprKind::Member && e.operand(0)->type->btf_id == 0 &&
+      !(e.operand(0)->type->is_pointer() && e.operand(0)->type->target->btf_id))
+    lang::fail(e.loc, "members of D structs are not supported yet");
+  KernelAddress at = kernel_address(l_, e);
+  const Type* type = e.type;
+  if (type->is_array() || type->is_record()) return {at.address, type, 0, true, at.btf};
+  if (!type->is_scalar()) lang::fail(e.loc, "reading a value of type " + lang::type_name(type) + " is not supported");
+  bool bitfield = e.kind == ExprKind::Member && e.bitfield_bits;
+  if (at.btf && !bitfield) return {load_btf_field(at.address, type->size, type), type, 0, false, type->is_pointer()};
+  if (bitfield) {
+    uint64_t bit = e.offset_bits % 8;
+    llvm::Value* word = read_kernel(at.address, 8, l_.program.types->integer(8, false));
+    llvm::Value* shifted = l_.ir.b().CreateLShr(word, l_.ir.const64(static_cast<int64_t>(bit)));
+    llvm::Value* mask = l_.ir.const64(static_cast<int64_t>((1ull << e.bitfield_bits) - 1));
+    return {l_.ir.normalize(l_.ir.b().CreateAnd(shifted, mask), type), type};
+  }
+  return {read_kernel(at.address, type->size, type), type};
+}
+
+}  // namespace dsched::codegen

@@ -1,0 +1,160 @@
+#include "lang/codegen/maps.h"
+
+#include <algorithm>
+#include <linux/bpf.h>
+
+#include "lang/builtins/builtin.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+
+namespace dsched::codegen {
+namespace {
+
+uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+
+// The ring buffer must be a power-of-two multiple of the page size.
+uint32_t ring_size(int64_t requested) {
+  uint64_t size = 4096;
+  while (size < static_cast<uint64_t>(requested) && size < (1ull << 30)) size <<= 1;
+  return static_cast<uint32_t>(size);
+}
+
+abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize) {
+  if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(strsize));
+  return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed);
+}
+
+}  // namespace
+
+uint64_t Maps::storage_size(const lang::Type* type) { return type->is_string() ? round8(type->size) : 8; }
+
+uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
+  uint64_t size = 0;
+  for (const lang::Type* t : types) size += t->is_string() ? l_.program.options.strsize() : 8;
+  return size;
+}
+
+void Maps::layout_variables() {
+  auto place = [](const std::vector<lang::Variable>& vars, std::vector<uint64_t>& offsets, uint64_t& total,
+                  bool skip_assoc) {
+    offsets.assign(vars.size(), 0);
+    total = 0;
+    for (const lang::Variable& var : vars) {
+      if (skip_assoc && !var.key_types.empty()) continue;
+      offsets[size_t(var.id)] = total;
+      total += storage_size(var.type);
+    }
+    total = std::max<uint64_t>(total, 8);
+  };
+  const lang::Program& program = l_.program;
+  place(program.globals, global_offsets_, globals_size_, true);
+  place(program.thread_locals, self_offsets_, self_size_, false);
+  place(program.clause_locals, this_offsets_, this_size_, false);
+}
+
+void Maps::define() {
+  layout_variables();
+  const lang::Program& program = l_.program;
+  const abi::Options& options = program.options;
+  BpfModule& module = l_.ir.module();
+  ring_bytes_ = ring_size(options.number("bufsize"));
+  events_ = module.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_bytes_, 0, 0, 0, false});
+  drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
+                              8, 0, false});
+  globals_ = module.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
+  if (!program.thread_locals.empty())
+    self_ = module.define_map({"self_vars", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, static_cast<uint32_t>(self_size_),
+                               BPF_F_NO_PREALLOC, true});
+  uint64_t dynvarsize = static_cast<uint64_t>(options.number("dynvarsize"));
+  for (const lang::Variable& var : program.globals) {
+    if (var.key_types.empty()) continue;
+    uint64_t key_bytes = key_size(var.key_types);
+    uint64_t entry = key_bytes + storage_size(var.type);
+    uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / (entry + 64), 1, 1 << 20));
+    assoc_[var.id] = module.define_map({"var_" + var.name, BPF_MAP_TYPE_HASH, entries, static_cast<uint32_t>(key_bytes),
+                                        static_cast<uint32_t>(storage_size(var.type)), BPF_F_NO_PREALLOC, false});
+    zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
+  }
+  if (program.uses_speculation)
+    speculations_ = module.define_map({"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4,
+                                       8, 0, false});
+  zeroes_size_ = std::max(zeroes_size_, options.strsize());  // an absent string variable reads from them
+  auto placeholder = [&](const char* name, bool constant) {
+    return new llvm::GlobalVariable(module.module(), l_.ir.i8(), constant,
+                                    constant ? llvm::GlobalValue::InternalLinkage : llvm::GlobalValue::ExternalLinkage,
+                                    l_.ir.b().getInt8(0), name);
+  };
+  scratch_ = placeholder("scratch_placeholder", false);
+  zeroes_ = placeholder("zeroes_placeholder", true);
+  define_aggregations();
+}
+
+void Maps::define_aggregations() {
+  uint64_t aggsize = static_cast<uint64_t>(l_.program.options.number("aggsize"));
+  for (const lang::Aggregation& agg : l_.program.aggregations) {
+    abi::AggregationSpec spec;
+    spec.id = static_cast<uint32_t>(agg.id);
+    spec.name = agg.name;
+    spec.function = agg.function;
+    spec.params = agg.params;
+    for (const lang::Type* key : agg.key_types) spec.keys.push_back(key_component(key, l_.program.options.strsize()));
+    uint64_t value_size = spec.value_words() * 8;
+    std::string name = abi::aggregation_map_name(spec.id);
+    BpfModule& module = l_.ir.module();
+    if (spec.keys.empty()) {
+      aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
+                                                 static_cast<uint32_t>(value_size), 0, false}));
+    } else {
+      uint64_t entry = spec.key_size() + value_size;
+      uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, 1 << 20));
+      // Not preallocated: the kernel would otherwise allocate every entry on every CPU up front
+      // (25 MB and a quarter second per map at the default aggsize).
+      aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
+                                                 static_cast<uint32_t>(spec.key_size()),
+                                                 static_cast<uint32_t>(value_size), BPF_F_NO_PREALLOC, false}));
+    }
+    zeroes_size_ = std::max(zeroes_size_, value_size);
+    specs_.push_back(std::move(spec));
+  }
+}
+
+llvm::GlobalVariable* Maps::hook_map(const MapSpec& spec) {
+  auto [it, inserted] = hook_maps_.try_emplace(spec.name, nullptr);
+  if (inserted) it->second = l_.ir.module().define_map(spec);
+  return it->second;
+}
+
+llvm::GlobalVariable* Maps::zeroes(uint64_t bytes) {
+  zeroes_size_ = std::max(zeroes_size_, bytes);
+  return zeroes_;
+}
+
+void Maps::count_drop(abi::DropCounter counter) {
+  Ir& ir = l_.ir;
+  llvm::Value* key = l_.firing.scratch(4);
+  ir.b().CreateStore(ir.b().getInt32(static_cast<uint32_t>(counter)), key);
+  llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, key});
+  ir.when(ir.b().CreateICmpNE(slot, ir.const64(0)), [&] {
+    llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
+    ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);
+  }, "drop");
+}
+
+void Maps::finish(uint64_t scratch_bytes) {
+  BpfModule& module = l_.ir.module();
+  auto* scratch = module.define_map({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
+                                     static_cast<uint32_t>(std::max<uint64_t>(scratch_bytes, 8)), 0, false});
+  scratch_->replaceAllUsesWith(scratch);
+  scratch_->eraseFromParent();
+  scratch_ = scratch;
+  auto* zero_type = llvm::ArrayType::get(l_.ir.i8(), zeroes_size_);
+  auto* zeroes = new llvm::GlobalVariable(module.module(), zero_type, true, llvm::GlobalValue::InternalLinkage,
+                                          llvm::ConstantAggregateZero::get(zero_type), "zeroes");
+  zeroes->setSection(".rodata");
+  zeroes->setAlignment(llvm::Align(8));
+  zeroes_->replaceAllUsesWith(zeroes);
+  zeroes_->eraseFromParent();
+  zeroes_ = zeroes;
+}
+
+}  // namespace dsched::codegen

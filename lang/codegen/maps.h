@@ -1,0 +1,78 @@
+// The object's maps: the ring buffer and drop counters, global variables, thread-locals, one hash
+// map per associative array and per keyed aggregation, the per-CPU scratch area, and the maps
+// hooks ask for. Also where each D variable lives in them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/GlobalVariable.h>
+
+#include "abi/aggregation.h"
+#include "abi/records.h"
+#include "lang/codegen/bpf_module.h"
+#include "lang/codegen/lowering.h"
+
+namespace dsched::codegen {
+
+class Maps {
+ public:
+  explicit Maps(Lowering& lowering) : l_(lowering) {}
+
+  // Lays out the variables and declares every map the program needs.
+  void define();
+  // Declares the scratch map (sized now that every program's use is known) and the zeroes.
+  void finish(uint64_t scratch_bytes);
+  // A map a hook needs (created on first request; the same name returns the same map).
+  llvm::GlobalVariable* hook_map(const MapSpec& spec);
+  // Counts a drop in the per-CPU drop counters.
+  void count_drop(abi::DropCounter counter);
+  // Read-only zeroes at least `bytes` long (new map values start from them).
+  llvm::GlobalVariable* zeroes(uint64_t bytes);
+
+  // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word.
+  static uint64_t storage_size(const lang::Type* type);
+  // Bytes of a packed key: 8 per integer or pointer, strsize per string.
+  uint64_t key_size(const std::vector<const lang::Type*>& types) const;
+
+  llvm::GlobalVariable* events() const { return events_; }
+  llvm::GlobalVariable* globals() const { return globals_; }
+  llvm::GlobalVariable* thread_locals() const { return self_; }
+  llvm::GlobalVariable* scratch() const { return scratch_; }
+  llvm::GlobalVariable* speculations() const { return speculations_; }
+  llvm::GlobalVariable* associative_array(int global_id) const { return assoc_.at(global_id); }
+  llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
+  const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
+  uint32_t ring_bytes() const { return ring_bytes_; }
+
+  uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
+  uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }
+  uint64_t clause_local_offset(int id) const { return this_offsets_.at(size_t(id)); }
+  uint64_t clause_locals_size() const { return this_size_; }
+
+ private:
+  void layout_variables();
+  void define_aggregations();
+
+  Lowering& l_;
+  llvm::GlobalVariable* events_ = nullptr;
+  llvm::GlobalVariable* drops_ = nullptr;
+  llvm::GlobalVariable* globals_ = nullptr;
+  llvm::GlobalVariable* self_ = nullptr;
+  llvm::GlobalVariable* speculations_ = nullptr;
+  // The scratch map and the zeroes are sized after lowering: placeholders stand in until then.
+  llvm::GlobalVariable* scratch_ = nullptr;
+  llvm::GlobalVariable* zeroes_ = nullptr;
+  uint64_t zeroes_size_ = 8;
+  uint32_t ring_bytes_ = 0;
+  std::map<int, llvm::GlobalVariable*> assoc_;    // by global variable id
+  std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
+  std::vector<abi::AggregationSpec> specs_;
+  std::map<std::string, llvm::GlobalVariable*> hook_maps_;
+  std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
+  uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
+};
+
+}  // namespace dsched::codegen

@@ -1,0 +1,213 @@
+#include "lang/codegen/programs.h"
+
+#include <algorithm>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "lang/builtins/builtin.h"
+#include "lang/codegen/aggregations.h"
+#include "lang/codegen/codegen.h"
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/maps.h"
+#include "lang/codegen/records.h"
+#include "lang/codegen/strings.h"
+#include "lang/codegen/variables.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::codegen {
+namespace {
+
+std::string program_name(const lang::Probe& probe, size_t index) {
+  std::string name = "ds" + std::to_string(index) + "_";  // "ds" marks dsched's programs in the kernel
+  for (char c : probe.name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+bool is_action(const lang::Stmt& stmt) {
+  return stmt.kind == lang::StmtKind::Expr && stmt.expr->kind == lang::ExprKind::Call && stmt.expr->type->is_void();
+}
+
+}  // namespace
+
+// Groups the probes the clauses use into sites: one BPF program each. Probes on one tracepoint
+// share its program (in the hooks' firing order); timers and on-demand probes get their own.
+std::vector<Programs::Site> Programs::plan() {
+  std::vector<Site> sites;
+  for (const lang::Clause& clause : l_.program.clauses) {
+    for (const lang::Probe* probe : clause.probes) {
+      auto& clauses = clauses_by_probe_[probe];
+      clauses.push_back(&clause);
+      if (clauses.size() > 1) continue;
+      const Hook* hook = &probe->owner->hook(*probe);
+      for (const std::string& section : hook->sections(*probe)) {
+        bool shared = hook->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
+        std::string key = shared ? section : section + "#" + std::to_string(probe->id);
+        auto site = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.key == key; });
+        if (site == sites.end()) site = sites.insert(sites.end(), Site{key, section, hook, {}});
+        auto group = std::find_if(site->groups.begin(), site->groups.end(),
+                                  [&](const HookGroup& g) { return g.hook == hook; });
+        if (group == site->groups.end()) group = site->groups.insert(site->groups.end(), HookGroup{hook, {}});
+        group->probes.push_back(probe);
+      }
+    }
+  }
+  for (Site& site : sites) {
+    std::stable_sort(site.groups.begin(), site.groups.end(), [](const HookGroup& a, const HookGroup& b) {
+      return a.hook->attach_order(*a.probes.front()) < b.hook->attach_order(*b.probes.front());
+    });
+  }
+  return sites;
+}
+
+std::vector<abi::AttachPoint> Programs::emit_all() {
+  std::vector<abi::AttachPoint> points;
+  std::vector<Site> sites = plan();
+  for (size_t i = 0; i < sites.size(); ++i) points.push_back(emit_program(sites[i], i));
+  return points;
+}
+
+abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
+  const lang::Probe& first = *site.groups.front().probes.front();
+  std::string name = program_name(first, index);
+  l_.firing.begin_program(l_.ir.begin_function(name, site.section));
+  std::string label;
+  for (const HookGroup& group : site.groups) {
+    hook_ = group.hook;
+    hook_->emit(l_, site.section, group.probes);
+    for (const lang::Probe* probe : group.probes) label += (label.empty() ? "" : ", ") + probe->full_name();
+  }
+  l_.ir.b().CreateRet(l_.ir.const64(0));
+
+  abi::AttachPoint point;
+  point.kind = site.hook->attach_kind();
+  point.program = name;
+  point.clause = label;
+  point.period_ns = site.hook->period_ns(first);
+  point.every_cpu = site.hook->every_cpu(first);
+  point.phase = site.hook->phase(first);
+  int64_t cpu = l_.program.options.number("cpu");
+  if (cpu >= 0) {
+    point.every_cpu = false;
+    point.cpu = static_cast<int>(cpu);
+  }
+  return point;
+}
+
+// -x cpu=N: probes fire only on CPU N (on-demand programs run in dsched's own context).
+llvm::Value* Programs::on_chosen_cpu() {
+  int64_t cpu = l_.program.options.number("cpu");
+  if (cpu < 0 || hook_->attach_kind() == abi::AttachPoint::Kind::OnDemand) return nullptr;
+  return l_.ir.b().CreateICmpEQ(l_.ir.helper(BPF_FUNC_get_smp_processor_id, {}), l_.ir.const64(cpu));
+}
+
+void Programs::fire(const lang::Probe& probe, const Binding& binding) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::BasicBlock* done = ir.new_block("fire.done");
+  // The context task is computed, when first needed, in this firing's entry block.
+  llvm::BasicBlock* entry = ir.new_block("fire.entry");
+  l_.firing.begin_firing(probe, *hook_, binding, entry);
+  b.CreateBr(entry);
+  b.SetInsertPoint(entry);
+  llvm::BasicBlock* body = ir.new_block("fire.body");
+  llvm::Value* guard = hook_->guard(l_);
+  if (llvm::Value* chosen = on_chosen_cpu()) guard = guard ? b.CreateAnd(guard, chosen) : chosen;
+  if (guard)
+    b.CreateCondBr(guard, body, done);
+  else
+    b.CreateBr(body);
+  b.SetInsertPoint(body);
+  if (!l_.program.clause_locals.empty())
+    ir.zero_bytes(ir.offset_ptr(l_.firing.scratch_base(), l_.firing.clause_locals_base()),
+                  l_.maps.clause_locals_size());
+  for (const lang::Clause* clause : clauses_by_probe_.at(&probe)) {
+    l_.firing.begin_clause();
+    emit_clause(*clause);
+  }
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+// A clause records when it has an action that records data; an empty clause takes DTrace's default
+// action, a per-fire line (not in quiet mode).
+bool Programs::clause_records(const lang::Clause& clause) const {
+  if (clause.statements.empty()) return !l_.program.options.quiet();
+  return std::any_of(clause.statements.begin(), clause.statements.end(), [](const lang::StmtPtr& s) {
+    return is_action(*s) && s->expr->function->records();
+  });
+}
+
+void Programs::emit_clause(const lang::Clause& clause) {
+  Ir& ir = l_.ir;
+  llvm::BasicBlock* next = ir.new_block("clause.next");
+  l_.records.begin_clause(l_.firing.probe(), next);
+  if (clause.predicate) {
+    llvm::BasicBlock* body = ir.new_block("clause.body");
+    ir.b().CreateCondBr(l_.exprs.condition(*clause.predicate), body, next);
+    ir.b().SetInsertPoint(body);
+  }
+  if (clause_records(clause)) l_.records.reserve();
+  for (const lang::StmtPtr& stmt : clause.statements) {
+    l_.records.next_action();
+    if (stmt->kind == lang::StmtKind::Aggregate)
+      aggregate(l_, *stmt);
+    else
+      l_.exprs.eval(*stmt->expr);
+  }
+  l_.records.end_clause(clause);
+  ir.b().CreateBr(next);
+  ir.b().SetInsertPoint(next);
+}
+
+namespace {
+
+// Owns the parts of the code generator for one program and wires them together.
+class Generator {
+ public:
+  // The parts reach each other through lowering_, which is bound first and refers to parts built
+  // after it: none of them is used before all are built.
+  explicit Generator(const lang::Program& program)
+      : lowering_{program, ir_, maps_, firing_, records_, exprs_, variables_, strings_, programs_},
+        module_("dsched"), ir_(module_, program.options.strsize()), maps_(lowering_), firing_(lowering_),
+        records_(lowering_), exprs_(lowering_), variables_(lowering_), strings_(lowering_), programs_(lowering_) {}
+
+  abi::CompiledProgram run(const Dumps& dumps) {
+    const lang::Program& program = lowering_.program;
+    int64_t cpu = program.options.number("cpu");
+    if (cpu >= std::max(libbpf_num_possible_cpus(), 1))
+      lang::fail({}, "invalid value for option cpu: there is no CPU " + std::to_string(cpu));
+    maps_.define();
+    abi::CompiledProgram out;
+    out.attach_points = programs_.emit_all();
+    maps_.finish(firing_.scratch_high_water());
+    out.object = module_.emit_object(dumps.lowered_ir, dumps.optimized_ir);
+    out.records = records_.take_layouts();
+    out.aggregations = maps_.aggregation_specs();
+    out.ring_buffer_map = "events";
+    out.drops_map = "drops";
+    out.options = program.options;
+    return out;
+  }
+
+ private:
+  Lowering lowering_;
+  BpfModule module_;
+  Ir ir_;
+  Maps maps_;
+  Firing firing_;
+  Records records_;
+  Exprs exprs_;
+  Variables variables_;
+  Strings strings_;
+  Programs programs_;
+};
+
+}  // namespace
+
+abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps) {
+  return Generator(program).run(dumps);
+}
+
+}  // namespace dsched::codegen

@@ -1,0 +1,49 @@
+// Probe program assembly: which BPF programs the clauses' probes need (one per hook site: probes
+// on one tracepoint share its program and fire in their hooks' order; timers and on-demand probes
+// get their own), and each firing of a probe's clauses inside them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "abi/compiled_program.h"
+#include "lang/codegen/hook.h"
+#include "lang/codegen/lowering.h"
+
+namespace dsched::codegen {
+
+class Programs {
+ public:
+  explicit Programs(Lowering& lowering) : l_(lowering) {}
+
+  // Emits every program; returns where each attaches.
+  std::vector<abi::AttachPoint> emit_all();
+  // Emits the clauses of `probe` here (a hook's emit() calls it, once per firing point); `binding`
+  // carries the argument values of derived probes.
+  void fire(const lang::Probe& probe, const Binding& binding = {});
+
+ private:
+  // Probes fired from one hook within a site, in the clauses' order.
+  struct HookGroup {
+    const Hook* hook;
+    std::vector<const lang::Probe*> probes;
+  };
+  struct Site {
+    std::string key;
+    std::string section;
+    const Hook* hook;  // of the first probe: decides how the program attaches
+    std::vector<HookGroup> groups;
+  };
+  std::vector<Site> plan();
+  abi::AttachPoint emit_program(const Site& site, size_t index);
+  void emit_clause(const lang::Clause& clause);
+  bool clause_records(const lang::Clause& clause) const;
+  llvm::Value* on_chosen_cpu();
+
+  Lowering& l_;
+  std::map<const lang::Probe*, std::vector<const lang::Clause*>> clauses_by_probe_;
+  const Hook* hook_ = nullptr;  // of the group being emitted
+};
+
+}  // namespace dsched::codegen

@@ -1,0 +1,175 @@
+#include "lang/codegen/records.h"
+
+#include <linux/bpf.h>
+
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/maps.h"
+#include "lang/codegen/strings.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::codegen {
+namespace {
+
+constexpr uint32_t kRingRecordOverhead = 8;  // the kernel's header in front of each record
+
+uint32_t round8(uint32_t n) { return (n + 7) & ~uint32_t(7); }
+
+}  // namespace
+
+void Records::begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave) {
+  if (function_ != l_.ir.function()) {
+    function_ = l_.ir.function();
+    fault_sites_ = 0;
+  }
+  // Every clause for a probe is an enabled probe with its own id, recording or not.
+  epid_ = static_cast<uint32_t>(layouts_.size());
+  abi::RecordLayout layout;
+  layout.probe_id = probe.id;
+  layout.probe_function = probe.function;
+  layout.probe_name = probe.name;
+  layout.probe_description = probe.full_name();
+  layouts_.push_back(std::move(layout));
+  record_ = nullptr;
+  reserve_call_ = nullptr;
+  leave_ = leave;
+  abort_ = leave;
+  action_ = 0;
+}
+
+void Records::reserve() {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  reserve_call_ = llvm::cast<llvm::CallInst>(ir.helper(
+      BPF_FUNC_ringbuf_reserve, {l_.maps.events(), ir.const64(sizeof(abi::RecordHeader)), ir.const64(0)}));
+  llvm::BasicBlock* reserved = ir.new_block("reserved");
+  llvm::BasicBlock* full = ir.new_block("buffer.full");
+  b.CreateCondBr(b.CreateICmpNE(reserve_call_, ir.const64(0)), reserved, full);
+  b.SetInsertPoint(full);
+  l_.maps.count_drop(abi::DropCounter::RingBufferFull);
+  b.CreateBr(leave_);
+  b.SetInsertPoint(reserved);
+  record_ = b.CreateIntToPtr(reserve_call_, ir.ptr());
+  llvm::Value* cpu = ir.helper(BPF_FUNC_get_smp_processor_id, {});
+  b.CreateStore(b.getInt32(epid_), at(offsetof(abi::RecordHeader, epid)));
+  b.CreateStore(b.CreateTrunc(cpu, b.getInt32Ty()), at(offsetof(abi::RecordHeader, cpu)));
+  b.CreateStore(b.getInt64(0), at(offsetof(abi::RecordHeader, spec)));
+  // A fault after the reservation discards the record.
+  abort_ = ir.new_block("clause.abort");
+  llvm::IRBuilderBase::InsertPointGuard guard(b);
+  b.SetInsertPoint(abort_);
+  ir.helper(BPF_FUNC_ringbuf_discard, {record_, ir.const64(0)});
+  b.CreateBr(leave_);
+}
+
+void Records::end_clause(const lang::Clause& clause) {
+  if (record_) {
+    // A record the buffer can never hold would skip the clause forever: refuse it now.
+    uint32_t ring = l_.maps.ring_bytes();
+    if (layout().size + kRingRecordOverhead > ring)
+      lang::fail(clause.loc, "the clause for " + layout().probe_description + " records " +
+                                 std::to_string(layout().size) + " bytes, more than the output buffer holds (bufsize=" +
+                                 std::to_string(ring) + "); raise bufsize");
+    reserve_call_->setArgOperand(1, l_.ir.const64(layout().size));
+    l_.ir.helper(BPF_FUNC_ringbuf_submit, {record_, l_.ir.const64(0)});
+  }
+  abort_ = nullptr;
+}
+
+uint32_t Records::field(uint32_t size) {
+  uint32_t offset = layout().size;
+  layout().size = round8(layout().size + size);
+  return offset;
+}
+
+llvm::Value* Records::at(uint32_t offset) { return l_.ir.offset_ptr(record_, offset); }
+
+abi::RecordField Records::integer(llvm::Value* v, const lang::Type* type) {
+  abi::RecordField f;
+  f.kind = abi::RecordField::Kind::Integer;
+  f.offset = field(8);
+  f.size = static_cast<uint32_t>(type->is_integer() ? type->size : 8);
+  f.is_signed = type->is_integer() && type->is_signed;
+  l_.ir.b().CreateStore(v, at(f.offset));
+  return f;
+}
+
+abi::RecordField Records::string(const Value& text) {
+  uint64_t strsize = l_.program.options.strsize();
+  abi::RecordField f;
+  f.kind = abi::RecordField::Kind::String;
+  f.size = static_cast<uint32_t>(strsize);
+  f.offset = field(f.size);
+  llvm::Value* dst = at(f.offset);
+  // User space reads a record's text up to its NUL: no padding needed, and kernel text is read
+  // straight into the record.
+  if (text.in_kernel || text.type->is_pointer()) {
+    uint64_t capacity = text.in_kernel ? std::min(text.type->size, strsize) : strsize;
+    l_.ir.helper(BPF_FUNC_probe_read_kernel_str,
+                 {dst, l_.ir.const64(static_cast<int64_t>(capacity)), l_.ir.b().CreateIntToPtr(text.v, l_.ir.ptr())});
+    return f;
+  }
+  l_.strings.copy(dst, strsize, text, /*pad=*/false);
+  return f;
+}
+
+abi::RecordField Records::value(const lang::Expr& e) {
+  // A kernel char array converted to a string goes into the record straight from the kernel.
+  const lang::Expr* source = &e;
+  while (source->kind == lang::ExprKind::Cast && source->type->is_string() && source->operand(0)->type->is_array())
+    source = source->operand(0);
+  Value v = l_.exprs.eval(*source);
+  if (v.type->is_string() || (v.in_kernel && v.type->is_array())) return string(v);
+  return integer(v.v, v.type);
+}
+
+std::vector<abi::RecordField> Records::values(const lang::Expr& call, size_t first) {
+  std::vector<abi::RecordField> fields;
+  for (size_t i = first; i < call.operands.size(); ++i) fields.push_back(value(*call.operands[i]));
+  return fields;
+}
+
+abi::RecordedAction& Records::action(const abi::ActionHandler& handler) {
+  layout().actions.push_back(abi::RecordedAction{&handler, std::nullopt, {}, {}, {}});
+  return layout().actions.back();
+}
+
+void Records::speculate(llvm::Value* id) {
+  if (!record_) return;  // a clause that records nothing has nothing to speculate
+  auto& b = l_.ir.b();
+  b.CreateStore(b.CreateTrunc(id, b.getInt32Ty()), at(offsetof(abi::RecordHeader, spec)));
+  b.CreateStore(b.getInt32(1), at(offsetof(abi::RecordHeader, speculative)));
+}
+
+void Records::check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value* address) {
+  if (!abort_) return;  // outside a clause (a hook's own reads): a failed read gives 0
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::BasicBlock* fault = ir.new_block("fault");
+  llvm::BasicBlock* fine = ir.new_block("fault.none");
+  b.CreateCondBr(failed, fault, fine);
+  b.SetInsertPoint(fault);
+  llvm::Value* reserved =
+      ir.helper(BPF_FUNC_ringbuf_reserve, {l_.maps.events(), ir.const64(sizeof(abi::FaultRecord)), ir.const64(0)});
+  ir.when(b.CreateICmpNE(reserved, ir.const64(0)), [&] {
+    llvm::Value* r = b.CreateIntToPtr(reserved, ir.ptr());
+    llvm::Value* cpu = ir.helper(BPF_FUNC_get_smp_processor_id, {});
+    auto store32 = [&](size_t offset, llvm::Value* v) {
+      b.CreateStore(b.CreateTrunc(v, b.getInt32Ty()), ir.offset_ptr(r, offset));
+    };
+    store32(offsetof(abi::RecordHeader, epid), ir.const64(abi::kFaultEpid));
+    store32(offsetof(abi::RecordHeader, cpu), cpu);
+    b.CreateStore(ir.const64(0), ir.offset_ptr(r, offsetof(abi::RecordHeader, spec)));
+    store32(offsetof(abi::FaultRecord, clause_epid), ir.const64(epid_));
+    store32(offsetof(abi::FaultRecord, kind), ir.const64(static_cast<int64_t>(kind)));
+    store32(offsetof(abi::FaultRecord, action), ir.const64(action_));
+    store32(offsetof(abi::FaultRecord, site), ir.const64(++fault_sites_));
+    b.CreateStore(address ? address : ir.const64(0), ir.offset_ptr(r, offsetof(abi::FaultRecord, address)));
+    ir.helper(BPF_FUNC_ringbuf_submit, {r, ir.const64(0)});
+  });
+  b.CreateBr(abort_);
+  b.SetInsertPoint(fine);
+}
+
+}  // namespace dsched::codegen

@@ -1,0 +1,66 @@
+// A clause's ring-buffer record: reserved once when the predicate passes, its fields written by the
+// actions at offsets fixed at compile time, submitted at the end. Also run-time faults: a fault
+// discards the record, reports itself in a fault record and leaves the clause.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <llvm/IR/Instructions.h>
+
+#include "abi/compiled_program.h"
+#include "lang/codegen/lowering.h"
+#include "lang/codegen/value.h"
+
+namespace dsched::codegen {
+
+class Records {
+ public:
+  explicit Records(Lowering& lowering) : l_(lowering) {}
+
+  // A clause for `probe`: a new enabled probe (epid). `leave` is where the clause ends; a fault in
+  // the predicate goes there.
+  void begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave);
+  // Reserves the record (the clause records data); a full buffer counts a drop and leaves.
+  void reserve();
+  // The next statement of the clause (numbered from 1 in fault reports).
+  void next_action() { ++action_; }
+  // Submits the record, refusing a record the buffer could never hold.
+  void end_clause(const lang::Clause& clause);
+  uint32_t epid() const { return epid_; }
+
+  // Fields: an integer, text (a D string, a kernel char array or a char pointer), or the value of
+  // an expression (kernel text goes into the record straight from the kernel).
+  abi::RecordField integer(llvm::Value* v, const lang::Type* type);
+  abi::RecordField string(const Value& text);
+  abi::RecordField value(const lang::Expr& e);
+  // The values of call.operands[first...].
+  std::vector<abi::RecordField> values(const lang::Expr& call, size_t first);
+  // Adds an action whose handler user space runs on the record; its fields are recorded first.
+  abi::RecordedAction& action(const abi::ActionHandler& handler);
+  // Marks the record speculative (speculate()).
+  void speculate(llvm::Value* id);
+
+  // Reports a run-time fault when `failed` (i1) holds and stops the clause, as DTrace does.
+  void check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value* address = nullptr);
+
+  std::vector<abi::RecordLayout> take_layouts() { return std::move(layouts_); }
+
+ private:
+  abi::RecordLayout& layout() { return layouts_[epid_]; }
+  uint32_t field(uint32_t size);
+  llvm::Value* at(uint32_t offset);
+
+  Lowering& l_;
+  std::vector<abi::RecordLayout> layouts_;
+  uint32_t epid_ = 0;
+  uint32_t action_ = 0;
+  uint32_t fault_sites_ = 0;
+  llvm::BasicBlock* abort_ = nullptr;  // where a fault leaves the clause
+  llvm::BasicBlock* leave_ = nullptr;
+  llvm::Value* record_ = nullptr;
+  llvm::CallInst* reserve_call_ = nullptr;
+  llvm::Function* function_ = nullptr;  // fault sites are numbered per program
+};
+
+}  // namespace dsched::codegen

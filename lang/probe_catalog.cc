@@ -1,0 +1,105 @@
+#include "lang/probe_catalog.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+namespace dsched::lang {
+namespace {
+
+// One field of a description: empty matches anything, a glob goes through fnmatch, anything else
+// must be equal. Whether it is a glob is decided once, not once per probe it is tried against.
+struct FieldPattern {
+  std::string text;
+  bool glob = false;
+
+  explicit FieldPattern(std::string field)
+      : text(std::move(field)), glob(text.find_first_of("*?[") != std::string::npos) {}
+  bool matches(const std::string& value) const {
+    if (text.empty()) return true;
+    return glob ? fnmatch(text.c_str(), value.c_str(), 0) == 0 : text == value;
+  }
+};
+
+struct Description {
+  FieldPattern provider, module, function, name;
+
+  bool matches(const Probe& p) const {
+    return provider.matches(p.provider) && module.matches(p.module) && function.matches(p.function) &&
+           name.matches(p.name);
+  }
+};
+
+// "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
+Description split_description(const std::string& text) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (;;) {
+    size_t colon = text.find(':', start);
+    fields.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  while (fields.size() < 4) fields.insert(fields.begin(), "");
+  return {FieldPattern(fields[0]), FieldPattern(fields[1]), FieldPattern(fields[2]), FieldPattern(fields[3])};
+}
+
+std::vector<const Provider*>& providers() {
+  static std::vector<const Provider*> registered;
+  return registered;
+}
+
+}  // namespace
+
+std::string Probe::full_name() const { return provider + ":" + module + ":" + function + ":" + name; }
+
+// Sorted by name, so probe ids do not depend on link order (dtrace's BEGIN, END, ERROR come first).
+std::vector<const Provider*> all_providers() { return providers(); }
+void register_provider(const Provider& provider) {
+  auto& list = providers();
+  auto at = std::find_if(list.begin(), list.end(), [&](const Provider* p) { return p->name() > provider.name(); });
+  list.insert(at, &provider);
+}
+
+ProbeCatalog::ProbeCatalog() {
+  for (const Provider* provider : providers())
+    for (Probe& probe : provider->probes()) add(std::move(probe));
+}
+
+void ProbeCatalog::add(Probe probe) {
+  probe.id = uint32_t(probes_.size() + 1);
+  probes_.push_back(std::move(probe));
+}
+
+std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
+  Description d = split_description(text);
+  if (!d.name.text.empty() && !d.name.glob) {
+    for (const Provider* provider : providers()) {
+      if (!d.provider.matches(std::string(provider->name()))) continue;
+      std::optional<Probe> made = provider->probe_named(d.name.text);
+      if (!made || !d.matches(*made)) continue;
+      bool known = false;
+      for (const Probe& p : probes_) known |= p.owner == provider && p.name == made->name;
+      if (!known) add(std::move(*made));
+    }
+  }
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_)
+    if (d.matches(probe)) result.push_back(&probe);
+  return result;
+}
+
+std::vector<const Probe*> ProbeCatalog::provider(const std::string& name) const {
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_)
+    if (probe.provider == name) result.push_back(&probe);
+  return result;
+}
+
+std::vector<const Probe*> ProbeCatalog::all() const {
+  std::vector<const Probe*> result;
+  for (const Probe& probe : probes_) result.push_back(&probe);
+  return result;
+}
+
+}  // namespace dsched::lang

@@ -1,0 +1,59 @@
+// Providers are plug-ins (one file or folder each under probes/): a provider names its probes and
+// their argument types, and gives the code generator the hook that fires each probe (where it
+// attaches, whose task is the context, how args[] and argN bind, the state it keeps). The compiler
+// sees providers only through this interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dsched::codegen {
+class Hook;
+}
+
+namespace dsched::lang {
+
+class Provider;
+
+struct ProbeArg {
+  std::string native;      // C type of the value the hook produces: "struct task_struct *", "int"
+  std::string translated;  // D type of args[N] when a translator turns the native value into it
+                           // ("lwpsinfo_t *"); empty: args[N] is the native value
+};
+
+struct Probe {
+  uint32_t id = 0;  // 1-based, numbered by the catalog
+  std::string provider, module, function, name;
+  std::vector<ProbeArg> args;
+  std::string unsupported;  // non-empty: why this kernel cannot offer the probe
+  const Provider* owner = nullptr;
+
+  std::string full_name() const;  // "sched:vmlinux::on-cpu"
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string_view name() const = 0;
+  // The probes `dsched -l` lists, in order.
+  virtual std::vector<Probe> probes() const = 0;
+  // A probe that a description names exactly but that is not listed (profile-N at any rate).
+  virtual std::optional<Probe> probe_named(std::string_view name) const { return std::nullopt; }
+  // The hook that fires `probe` (one of this provider's, and supported).
+  virtual const codegen::Hook& hook(const Probe& probe) const = 0;
+};
+
+// Every provider, by name; a provider's file adds it with RegisteredProvider<T>.
+std::vector<const Provider*> all_providers();
+void register_provider(const Provider& provider);
+
+template <typename P>
+struct RegisteredProvider {
+  P provider;
+  RegisteredProvider() { register_provider(provider); }
+};
+
+}  // namespace dsched::lang

@@ -1,0 +1,47 @@
+// The text output: DTrace's bytes. Data (per-fire lines, trace, printf, printa, aggregations) goes
+// to the output file in batches; messages (matched probes, drops, faults, errors) go to the error
+// stream right away, after the data before them.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "abi/options.h"
+#include "abi/output.h"
+
+namespace dsched::output {
+
+class TextOutput : public abi::Output {
+ public:
+  // `options` are read at each event: setopt() may change quiet and the sort options.
+  TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options);
+
+  void matched(std::string_view what, bool is_script, uint64_t probes) override;
+  void begin_firing(const abi::Firing& firing) override;
+  void end_firing() override;
+  void trace(const abi::Value& value) override;
+  void printf(const printf_spec::Format& format, std::span<const abi::Value> args) override;
+  void printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) override;
+  void report(std::string_view function, std::string_view text) override;
+  void end_of_run(std::span<const abi::Aggregation* const> aggregations) override;
+  void drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) override;
+  void fault(const abi::Fault& fault) override;
+  void error(std::string_view message) override;
+  void warning(std::string_view message) override;
+  void flush() override;
+  bool failed() const override { return failed_; }
+
+ private:
+  void message(const std::string& line);
+
+  FILE* out_;
+  std::string out_name_;
+  FILE* err_;
+  const abi::Options& options_;
+  std::string pending_;
+  bool heading_printed_ = false;
+  bool quiet_firing_ = false;  // quiet as the current firing began: setopt() applies from the next
+  bool failed_ = false;
+};
+
+}  // namespace dsched::output

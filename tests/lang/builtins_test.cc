@@ -1,0 +1,226 @@
+// Every built-in's check: a use it accepts and a use it refuses with a located message. A built-in
+// registered without a case here fails the test, so each new descriptor comes with its checks.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lang/builtins/builtin.h"
+#include "test_support.h"
+
+using namespace dsched::lang;
+using namespace dsched::lang::test;
+
+namespace {
+
+struct Case {
+  const char* builtin;
+  const char* accepted;  // a program that compiles
+  const char* refused;   // a program that must not
+  const char* message;   // part of its error
+};
+
+// Programs run with -w (destructive actions allowed) unless they are about that.
+const Case kCases[] = {
+    // Actions.
+    {"trace", "BEGIN { trace(1); trace(execname); trace(curthread->comm); }", "BEGIN { trace(*curthread); }",
+     "trace() cannot record struct task_struct"},
+    {"printf", "BEGIN { printf(\"%d %s\\n\", 1, execname); }", "BEGIN { printf(\"%d %d\\n\", 1); }",
+     "conversion #2"},
+    {"printa", "BEGIN { @a[1] = count(); printa(@a); printa(\"%d %@d\\n\", @a); }", "BEGIN { printa(1); }",
+     "an aggregation (@name) is expected here"},
+    {"exit", "BEGIN { exit(0); }", "BEGIN { exit(\"no\"); }", "exit(): the exit status must be an integer, not string"},
+    {"speculation", "BEGIN { s = speculation(); }", "BEGIN { s = speculation(1); }",
+     "speculation() takes 0 arguments, not 1"},
+    {"speculate", "BEGIN { speculate(1); trace(1); }", "BEGIN { speculate(\"s\"); }",
+     "speculate(): the speculation id must be an integer, not string"},
+    {"commit", "BEGIN { commit(1); }", "BEGIN { commit(); }", "commit() takes 1 argument, not 0"},
+    {"discard", "BEGIN { discard(1); }", "BEGIN { trace(1); discard(1); }",
+     "discard( ) may not follow data-recording actions"},
+    {"normalize", "BEGIN { @a = sum(1); normalize(@a, 10); }", "BEGIN { @a = sum(1); normalize(@a); }",
+     "normalize() takes 2 arguments, not 1"},
+    {"denormalize", "BEGIN { @a = sum(1); denormalize(@a); }", "BEGIN { denormalize(1); }",
+     "an aggregation (@name) is expected here"},
+    {"trunc", "BEGIN { @a = sum(1); trunc(@a); trunc(@a, 5); }", "BEGIN { @a = sum(1); trunc(@a, \"x\"); }",
+     "trunc(): the number of entries to keep must be an integer, not string"},
+    {"clear", "BEGIN { @a = sum(1); clear(@a); }", "BEGIN { clear(@nosuch); }",
+     "aggregation @nosuch is used before it is defined"},
+    {"setopt", "BEGIN { setopt(\"quiet\"); setopt(\"aggsortkey\", \"1\"); }", "BEGIN { setopt(\"flowindent\"); }",
+     "option flowindent is not supported"},
+    {"system", "BEGIN { system(\"echo %d\", 1); }", "BEGIN { system(1); }", "system() needs a string literal as its format"},
+    {"raise", "BEGIN { raise(9); }", "BEGIN { raise(\"KILL\"); }", "raise(): the signal must be an integer, not string"},
+    {"ctprof_snapshot", "BEGIN { ctprof_snapshot(\"/tmp/x\"); ctprof_snapshot(\"/tmp/x\", \"--no-jemalloc\"); }",
+     "BEGIN { ctprof_snapshot(1); }",
+     "ctprof_snapshot() argument must be a string, not int"},
+    {"ctprof_compare", "BEGIN { ctprof_compare(\"a\", \"b\", \"--limit 3\"); }", "BEGIN { ctprof_compare(\"a\"); }",
+     "ctprof_compare() takes 2 to 3 arguments, not 1"},
+    {"stack", nullptr, "BEGIN { stack(); }", "stack() is not supported yet"},
+    {"ustack", nullptr, "BEGIN { ustack(); }", "ustack() is not supported yet"},
+    {"jstack", nullptr, "BEGIN { jstack(); }", "jstack() is not supported yet"},
+    // Subroutines.
+    {"stringof", "BEGIN { x = stringof(curthread->comm); }", "BEGIN { x = stringof(1); }",
+     "stringof() needs a string, a char array or a pointer, not int"},
+    {"strlen", "BEGIN { x = strlen(execname); }", "BEGIN { x = strlen(1); }", "strlen() argument must be a string, not int"},
+    {"strjoin", "BEGIN { x = strjoin(\"a\", execname); }", "BEGIN { x = strjoin(\"a\"); }",
+     "strjoin() takes 2 arguments, not 1"},
+    {"substr", "BEGIN { x = substr(execname, 1, 2); }", "BEGIN { x = substr(execname, \"1\"); }",
+     "substr(): the start index must be an integer, not string"},
+    {"strchr", "BEGIN { x = strchr(execname, 'a'); }", "BEGIN { x = strchr(execname, \"a\"); }",
+     "strchr(): the character must be an integer, not string"},
+    {"strrchr", "BEGIN { x = strrchr(execname, 'a'); }", "BEGIN { x = strrchr(1, 'a'); }",
+     "strrchr() argument must be a string, not int"},
+    {"strstr", "BEGIN { x = strstr(execname, \"sh\"); }", "BEGIN { x = strstr(execname, 1); }",
+     "strstr() argument must be a string, not int"},
+    {"basename", "BEGIN { x = basename(\"/a/b\"); }", "BEGIN { x = basename(); }", "basename() takes 1 argument, not 0"},
+    {"dirname", "BEGIN { x = dirname(\"/a/b\"); }", "BEGIN { x = dirname(2); }", "dirname() argument must be a string, not int"},
+    {"lltostr", "BEGIN { x = lltostr(10, 16); }", "BEGIN { x = lltostr(10, 40); }",
+     "lltostr() base must be between 2 and 36"},
+    {"copyinstr", "BEGIN { x = copyinstr(arg0); }", "BEGIN { x = copyinstr(\"a\"); }",
+     "copyinstr() address must be an integer or a pointer, not string"},
+    {"copyin", "BEGIN { x = copyin(arg0, 8); }", "BEGIN { x = copyin(arg0); }", "copyin() takes 2 arguments, not 1"},
+    {"rand", "BEGIN { x = rand(); }", "BEGIN { x = rand(1); }", "rand() takes 0 arguments, not 1"},
+    // Aggregating functions.
+    {"count", "BEGIN { @ = count(); }", "BEGIN { @ = count(1); }", "count() takes 0 arguments, not 1"},
+    {"sum", "BEGIN { @ = sum(1); }", "BEGIN { @ = sum(execname); }", "the value of sum() must be an integer, not string"},
+    {"avg", "BEGIN { @ = avg(1); }", "BEGIN { @ = avg(); }", "avg() takes 1 argument, not 0"},
+    {"min", "BEGIN { @ = min(1); }", "BEGIN { @ = min(1, 2); }", "min() takes 1 argument, not 2"},
+    {"max", "BEGIN { @ = max(1); }", "BEGIN { @ = max(\"a\"); }", "the value of max() must be an integer, not string"},
+    {"stddev", "BEGIN { @ = stddev(1); }", "BEGIN { @ = stddev(); }", "stddev() takes 1 argument, not 0"},
+    {"quantize", "BEGIN { @ = quantize(1); @i = quantize(1, 5); }", "BEGIN { @ = quantize(1, 2, 3); }",
+     "quantize() takes 1 to 2 arguments, not 3"},
+    {"lquantize", "BEGIN { @ = lquantize(1, 0, 10); @s = lquantize(1, -10, 10, 5, 2); }",
+     "BEGIN { @ = lquantize(1, 10, 10); }", "lquantize() limit must be greater than base"},
+    {"llquantize", "BEGIN { @ = llquantize(1, 10, 0, 6, 20); }", "BEGIN { @ = llquantize(1, 10, 2, 6, 80); }",
+     "llquantize() steps must divide factor^(low magnitude + 1)"},
+    // Built-in variables: a value, and nothing may assign them.
+    {"timestamp", "BEGIN { x = timestamp; }", "BEGIN { timestamp = 1; }", "cannot assign to built-in variable timestamp"},
+    {"vtimestamp", "BEGIN { x = vtimestamp; }", "BEGIN { vtimestamp++; }", "cannot assign to built-in variable vtimestamp"},
+    {"walltimestamp", "BEGIN { x = walltimestamp; }", "BEGIN { walltimestamp = 1; }",
+     "cannot assign to built-in variable walltimestamp"},
+    {"cpu", "BEGIN { x = cpu; }", "BEGIN { cpu = 1; }", "cannot assign to built-in variable cpu"},
+    {"curcpu", "BEGIN { x = curcpu->cpu_id; }", "BEGIN { x = curcpu; }", "curcpu is translated"},
+    {"pid", "BEGIN { x = pid; }", "BEGIN { pid = 1; }", "cannot assign to built-in variable pid"},
+    {"ppid", "BEGIN { x = ppid; }", "BEGIN { ppid = 1; }", "cannot assign to built-in variable ppid"},
+    {"tid", "BEGIN { x = tid; }", "BEGIN { tid = 1; }", "cannot assign to built-in variable tid"},
+    {"uid", "BEGIN { x = uid; }", "BEGIN { uid = 1; }", "cannot assign to built-in variable uid"},
+    {"gid", "BEGIN { x = gid; }", "BEGIN { gid = 1; }", "cannot assign to built-in variable gid"},
+    {"execname", "BEGIN { x = execname; }", "BEGIN { execname = \"a\"; }", "cannot assign to built-in variable execname"},
+    {"curthread", "BEGIN { x = curthread->pid; }", "BEGIN { curthread = 0; }", "cannot assign to built-in variable curthread"},
+    {"curlwpsinfo", "BEGIN { x = curlwpsinfo->pr_lwpid; }", "BEGIN { x = curlwpsinfo; }", "curlwpsinfo is translated"},
+    {"curpsinfo", "BEGIN { x = curpsinfo->pr_pid; }", "BEGIN { x = curpsinfo; }", "curpsinfo is translated"},
+    {"probeprov", "BEGIN { x = probeprov; }", "BEGIN { probeprov = \"a\"; }", "cannot assign to built-in variable probeprov"},
+    {"probemod", "BEGIN { x = probemod; }", "BEGIN { probemod = \"a\"; }", "cannot assign to built-in variable probemod"},
+    {"probefunc", "BEGIN { x = probefunc; }", "BEGIN { probefunc = \"a\"; }", "cannot assign to built-in variable probefunc"},
+    {"probename", "BEGIN { x = probename; }", "BEGIN { probename = \"a\"; }", "cannot assign to built-in variable probename"},
+    {"id", "BEGIN { x = id; }", "BEGIN { id = 1; }", "cannot assign to built-in variable id"},
+    {"epid", "BEGIN { x = epid; }", "BEGIN { epid = 1; }", "cannot assign to built-in variable epid"},
+    {"stackdepth", "BEGIN { x = stackdepth; }", "BEGIN { stackdepth = 1; }", "cannot assign to built-in variable stackdepth"},
+    {"ustackdepth", "BEGIN { x = ustackdepth; }", "BEGIN { ustackdepth = 1; }",
+     "cannot assign to built-in variable ustackdepth"},
+    {"errno", nullptr, "BEGIN { x = errno; }", "errno is not available"},
+    {"arg0", "BEGIN { x = arg0; }", "BEGIN { arg0 = 1; }", "cannot assign to built-in variable arg0"},
+    {"arg1", "BEGIN { x = arg1; }", "BEGIN { arg1 = 1; }", "cannot assign to built-in variable arg1"},
+    {"arg2", "BEGIN { x = arg2; }", "BEGIN { arg2 = 1; }", "cannot assign to built-in variable arg2"},
+    {"arg3", "BEGIN { x = arg3; }", "BEGIN { arg3 = 1; }", "cannot assign to built-in variable arg3"},
+    {"arg4", "BEGIN { x = arg4; }", "BEGIN { arg4 = 1; }", "cannot assign to built-in variable arg4"},
+    {"arg5", "BEGIN { x = arg5; }", "BEGIN { arg5 = 1; }", "cannot assign to built-in variable arg5"},
+    {"arg6", "BEGIN { x = arg6; }", "BEGIN { arg6 = 1; }", "cannot assign to built-in variable arg6"},
+    {"arg7", "BEGIN { x = arg7; }", "BEGIN { arg7 = 1; }", "cannot assign to built-in variable arg7"},
+    {"arg8", "BEGIN { x = arg8; }", "BEGIN { arg8 = 1; }", "cannot assign to built-in variable arg8"},
+    {"arg9", "BEGIN { x = arg9; }", "BEGIN { arg9 = 1; }", "cannot assign to built-in variable arg9"},
+};
+
+FrontendOptions destructive() {
+  FrontendOptions options;
+  options.destructive = true;
+  return options;
+}
+
+}  // namespace
+
+TEST_SUITE("builtins") {
+
+TEST_CASE("each built-in accepts its uses and refuses others with a located message") {
+  for (const Case& c : kCases) {
+    CAPTURE(c.builtin);
+    if (c.accepted) {
+      CheckResult ok = compile_text(c.accepted, "test.d", destructive());
+      INFO(ok.error);
+      CHECK(ok.program);
+    }
+    CheckResult bad = compile_text(c.refused, "test.d", destructive());
+    INFO(bad.error);
+    REQUIRE_FALSE(bad.program);
+    CHECK(bad.error.find(c.message) != std::string::npos);
+    CHECK(bad.error.find("\n  --> test.d:1:") != std::string::npos);  // located
+  }
+}
+
+TEST_CASE("every registered built-in has its case") {
+  std::set<std::string> covered;
+  for (const Case& c : kCases) covered.insert(c.builtin);
+  for (const Function* f : all_functions()) CHECK_MESSAGE(covered.count(std::string(f->name())), f->name());
+  for (const AggregatingFunction* f : all_aggregating_functions())
+    CHECK_MESSAGE(covered.count(std::string(f->name())), f->name());
+  for (const BuiltinVariable* v : all_builtin_variables()) CHECK_MESSAGE(covered.count(std::string(v->name())), v->name());
+}
+
+TEST_CASE("destructive actions need -w") {
+  for (const char* program : {"BEGIN { system(\"true\"); }", "BEGIN { raise(9); }"}) {
+    CAPTURE(program);
+    CHECK(error_of(program).find("is a destructive action: run with -w or #pragma D option destructive") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("literal ctprof flags are checked when the script compiles, at the flags") {
+  struct Refused {
+    const char* statement;
+    const char* message;
+    const char* at;
+  };
+  const Refused refused[] = {
+      {"ctprof_snapshot(\"/tmp/x\", \"--bogus\")", "ctprof_snapshot(): capture: unknown flag --bogus; valid:", "test.d:1:35"},
+      {"ctprof_snapshot(\"/tmp/x\", \"-o /tmp/y\")", "ctprof_snapshot(): capture: unknown flag -o", "test.d:1:35"},
+      {"ctprof_snapshot(\"/tmp/x\", \"--jemalloc-pid x\")", "--jemalloc-pid needs a process id, got 'x'", "test.d:1:35"},
+      {"ctprof_compare(\"a\", \"b\", \"--limit\")", "ctprof_compare(): --limit needs a value", "test.d:1:34"},
+      {"ctprof_compare(\"a\", \"b\", \"stray\")", "unexpected 'stray' in ctprof_compare flags", "test.d:1:34"},
+  };
+  for (const Refused& r : refused) {
+    CheckResult result = compile_text(std::string("BEGIN { ") + r.statement + "; }");
+    CAPTURE(result.error);
+    CHECK_FALSE(result.program);
+    CHECK(result.error.find(r.message) != std::string::npos);
+    CHECK(result.error.find(std::string("--> ") + r.at + "\n") != std::string::npos);
+  }
+  // Flags computed at run time are checked when the action runs.
+  CHECK(compile_text("BEGIN { ctprof_compare(\"a\", \"b\", strjoin(\"--bo\", \"gus\")); }").program);
+}
+
+TEST_CASE("aggregating functions' parameters follow DTrace's rules") {
+  const std::pair<const char*, const char*> refused[] = {
+      {"@ = lquantize(1, 0, 10, 0)", "lquantize() step must be positive"},
+      {"@ = lquantize(1, 0, 10, 70000)", "lquantize() step must be at most 65535"},
+      {"@ = lquantize(1, 0, 10, 20)", "lquantize() step is larger than limit - base"},
+      {"@ = lquantize(1, 0, 1000000, 1)", "lquantize() has too many levels"},
+      {"@ = lquantize(1, 0, 5000000000)", "lquantize() base and limit must fit in 32 bits"},
+      {"@ = llquantize(1, 1, 0, 6, 20)", "llquantize() factor must be between 2 and 65535"},
+      {"@ = llquantize(1, 10, 3, 2, 10)", "llquantize() high magnitude must be at least the low magnitude"},
+      {"@ = llquantize(1, 10, 0, 30, 10)", "overflows 64 bits"},
+      {"@ = llquantize(1, 10, 0, 6, 0)", "llquantize() steps must be between 1 and 65535"},
+      {"@ = llquantize(1, 10, 0, 6, 3)", "steps must divide the factor when they are fewer"},
+      {"@ = llquantize(1, 10, 0, 6, 15)", "steps must be a multiple of the factor"},
+      {"@ = llquantize(1, 10, 0, 6, 200)", "steps must divide factor^(low magnitude + 1)"},
+      {"@ = lquantize(1, 0, 10); @ = lquantize(2, 0, 20)", "parameters differ from an earlier use"},
+  };
+  for (auto [statement, message] : refused) {
+    std::string error = error_of(std::string("BEGIN { ") + statement + "; }");
+    CAPTURE(statement);
+    CHECK(error.find(message) != std::string::npos);
+  }
+  // High and low magnitude may be equal; steps may equal the factor.
+  CHECK(compile_text("BEGIN { @ = llquantize(1, 10, 2, 2, 10); }").program);
+}
+
+}  // TEST_SUITE

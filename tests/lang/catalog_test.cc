@@ -1,0 +1,97 @@
+// The probe catalog: stable ids, matching, probes made on demand, argument tables, and what the
+// providers' hooks say about their probes.
+#include <doctest/doctest.h>
+
+#include "lang/codegen/hook.h"
+#include "lang/probe_catalog.h"
+
+using namespace dsched::lang;
+
+TEST_SUITE("catalog") {
+
+// The period a probe's hook gives its perf timer.
+uint64_t period_of(const Probe* p) { return p->owner->hook(*p).period_ns(*p); }
+bool every_cpu(const Probe* p) { return p->owner->hook(*p).every_cpu(*p); }
+
+TEST_CASE("ids are 1-based, providers by name, and stable") {
+  ProbeCatalog catalog;
+  auto all = catalog.all();
+  REQUIRE(!all.empty());
+  for (size_t i = 0; i < all.size(); ++i) CHECK(all[i]->id == i + 1);
+  CHECK(all[0]->full_name() == "dtrace:::BEGIN");
+  auto again = catalog.match("dtrace:::END");
+  REQUIRE(again.size() == 1);
+  CHECK(again[0]->id == 2);
+  CHECK(ProbeCatalog().match("sched:::on-cpu")[0]->id == catalog.match("sched:::on-cpu")[0]->id);
+}
+
+TEST_CASE("providers and their probes") {
+  ProbeCatalog r;
+  CHECK(r.provider("sched").size() == 11);
+  CHECK(r.provider("proc").size() == 8);
+  CHECK(r.provider("dtrace").size() == 3);
+  CHECK(r.provider("nosuch").empty());
+  CHECK(r.match("sched:::*").size() == 11);
+  CHECK(r.match("sched:::nosuch").empty());
+  CHECK(r.match("nosuch:::*").empty());
+  auto enqueue = r.match("sched:::enqueue");
+  REQUIRE(enqueue.size() == 1);
+  REQUIRE(enqueue[0]->args.size() == 4);
+  CHECK(enqueue[0]->args[0].translated == "lwpsinfo_t *");
+  CHECK(enqueue[0]->args[0].native == "struct task_struct *");
+  CHECK(enqueue[0]->args[2].translated == "cpuinfo_t *");
+  CHECK(enqueue[0]->args[3].translated.empty());
+  CHECK(r.match("sched:::on-cpu")[0]->args.empty());
+  CHECK(!r.match("sched:::remain-cpu")[0]->unsupported.empty());
+  CHECK(r.match("sched:::tick")[0]->owner->name() == "sched");
+}
+
+TEST_CASE("profile-N and tick-N exist at any rate and are made once") {
+  ProbeCatalog r;
+  size_t before = r.all().size();
+  auto p = r.match("profile-1234hz");
+  REQUIRE(p.size() == 1);
+  CHECK(period_of(p[0]) == 1000000000ull / 1234);
+  CHECK(every_cpu(p[0]));
+  CHECK(p[0]->id == before + 1);
+  CHECK(r.match("profile:::profile-1234hz")[0] == p[0]);
+  auto t = r.match("tick-250ms");
+  REQUIRE(t.size() == 1);
+  CHECK(period_of(t[0]) == 250000000ull);
+  CHECK(!every_cpu(t[0]));
+  CHECK(r.match("tick-0").empty());
+  CHECK(r.match("tick-5parsecs").empty());
+  CHECK(r.match("profile:::tick-1sec")[0]->id < before);  // a listed rate, not a new probe
+  CHECK(r.match("profile:::profile-*").size() >= 7);
+}
+
+TEST_CASE("rate units") {
+  ProbeCatalog r;
+  auto period = [&](const std::string& name) {
+    auto found = r.match("profile:::" + name);
+    return found.empty() ? 0 : period_of(found[0]);
+  };
+  CHECK(period("tick-997") == 1000000000ull / 997);
+  CHECK(period("tick-997hz") == 1000000000ull / 997);
+  CHECK(period("tick-10sec") == 10000000000ull);
+  CHECK(period("tick-5s") == 5000000000ull);
+  CHECK(period("tick-100us") == 100000ull);
+  CHECK(period("tick-2m") == 120000000000ull);
+  CHECK(period("tick-1d") == 86400000000000ull);
+  CHECK(period("tick-ms") == 0);
+  CHECK(period("tick-10x") == 0);
+}
+
+TEST_CASE("argN: on-demand probes read their context; others their typed arguments") {
+  ProbeCatalog r;
+  const Probe* begin = r.match("dtrace:::BEGIN")[0];
+  const Probe* wakeup = r.match("sched:::wakeup")[0];
+  CHECK(begin->owner->hook(*begin).attach_kind() == dsched::abi::AttachPoint::Kind::OnDemand);
+  CHECK(begin->owner->hook(*begin).phase(*begin) == dsched::abi::AttachPoint::Phase::Begin);
+  const Probe* error = r.match("dtrace:::ERROR")[0];
+  CHECK(error->owner->hook(*error).phase(*error) == dsched::abi::AttachPoint::Phase::Error);
+  CHECK(wakeup->owner->hook(*wakeup).attach_kind() == dsched::abi::AttachPoint::Kind::Tracepoint);
+  CHECK(wakeup->owner->hook(*wakeup).sections(*wakeup) == std::vector<std::string>{"tp_btf/sched_waking"});
+}
+
+}  // TEST_SUITE
