@@ -113,17 +113,34 @@ ParsedOptions parse_options(const std::vector<std::string>& args, int possible_c
       options.help = true;
       continue;
     }
-    static const std::set<std::string> with_value = {"-o", "-d", "-c", "-p", "--cpus", "--filter", "--buffer-size"};
-    if (!with_value.count(flag)) {
-      if (flag.empty() || flag[0] != '-') return fail("unexpected argument '" + flag + "'");
-      return fail("invalid option '" + flag + "'");
+    if (flag == "--") {
+      options.script_args.insert(options.script_args.end(), args.begin() + i + 1, args.end());
+      break;
     }
+    if (flag.empty() || flag[0] != '-') {
+      options.script_args.push_back(flag);
+      continue;
+    }
+    if (flag == "-q" || flag == "-w") {
+      options.script_words.push_back(flag);
+      continue;
+    }
+    if (flag.size() > 2 && flag.rfind("-x", 0) == 0) {  // -xname=value, as the main command takes it
+      value = flag.substr(2);
+      flag = "-x";
+    }
+    static const std::set<std::string> with_value = {"-o",     "-d",       "-c",           "-p", "-s", "-n", "-x",
+                                                     "--cpus", "--filter", "--buffer-size"};
+    if (!with_value.count(flag)) return fail("invalid option '" + flag + "'");
     if (!value) {
       if (i + 1 == args.size()) return fail("option " + flag + " requires an argument");
       value = args[++i];
     }
     std::string error;
-    if (flag == "-o") {
+    if (flag == "-s" || flag == "-n" || flag == "-x") {
+      options.script_words.insert(options.script_words.end(), {flag, *value});
+      options.has_script |= flag != "-x";
+    } else if (flag == "-o") {
       options.output = *value;
     } else if (flag == "-d") {
       options.duration = parse_duration(*value);
@@ -152,15 +169,24 @@ ParsedOptions parse_options(const std::vector<std::string>& args, int possible_c
   if (options.help) return {options, ""};
   if (options.output.empty()) return fail("no output file: use -o FILE");
   if (!options.command.empty() && options.pid) return fail("only one of -c and -p may be given");
+  if (!options.has_script) {
+    if (!options.script_args.empty()) return fail("unexpected argument '" + options.script_args[0] + "'");
+    if (!options.script_words.empty())
+      return fail("option " + options.script_words[0] + " applies to a script: give one with -s or -n");
+  }
   return {options, ""};
 }
 
 std::string usage_text() {
   return "Usage: dsched timeline -o FILE [-d DURATION] [-c CMD | -p PID] [--cpus LIST]\n"
          "                       [--filter comm=NAME|pid=N] [--buffer-size SIZE]\n"
+         "                       [-q] [-w] [-x OPT[=VAL]] [-n DESCRIPTION]... [-s SCRIPT [ARGS ...]]\n"
          "\n"
          "Records the scheduler (switches, wakeups, migrations, new tasks, renames, exec) into a\n"
          "Perfetto trace for ui.perfetto.dev or trace_processor. Ctrl-C ends the recording.\n"
+         "With a D script, the script runs too and prints as usual; in the trace, each firing\n"
+         "that printed is an instant event on its thread's track, named by what it printed, and\n"
+         "each printa() samples the aggregations it printed into counter tracks.\n"
          "\n"
          "\t-o FILE             write the trace to FILE\n"
          "\t-d DURATION         stop after DURATION (500ms, 10s, 2m; a bare number is seconds)\n"
@@ -173,6 +199,10 @@ std::string usage_text() {
          "\t--filter pid=N      only the threads of process N, likewise\n"
          "\t--buffer-size SIZE  ring buffer shared by all CPUs, a power of two (default 8M);\n"
          "\t                    events lost when it is full are counted and reported\n"
+         "\t-s SCRIPT           run the D program in SCRIPT; words that are not options are its\n"
+         "\t                    arguments ($1, $2, ...; all words after --)\n"
+         "\t-n DESCRIPTION      run the D clauses given (repeatable)\n"
+         "\t-q, -w, -x OPT      quiet, destructive actions, a D option: as for dsched itself\n"
          "\t-h, --help          show this help\n";
 }
 

@@ -19,6 +19,11 @@ struct TimelineOptions {
   pid_t pid = 0;                                     // -p
   RecorderConfig recorder;                           // --cpus, --filter, --buffer-size
   bool help = false;
+  // A script that runs while recording: -s, -n, -q, -w and -x as the main command reads them, in
+  // the order given, then the script's arguments ($1, $2, ...).
+  std::vector<std::string> script_words;
+  std::vector<std::string> script_args;
+  bool has_script = false;  // an -s or -n was given
 };
 
 struct ParsedOptions {

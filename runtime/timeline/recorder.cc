@@ -85,6 +85,14 @@ bool Recorder::poll(int timeout_ms) {
   return consumed >= 0 || consumed == -EINTR;
 }
 
+bool Recorder::join(ring_buffer* ring, std::string& error) {
+  if (int err = ring_buffer__add(ring, bpf_map__fd(skeleton_->maps.events), deliver, &handler_)) {
+    error = "cannot read the timeline's ring buffer: " + errno_text(err);
+    return false;
+  }
+  return true;
+}
+
 void Recorder::stop() {
   timeline_bpf::detach(skeleton_);
   ring_buffer__consume(buffer_);

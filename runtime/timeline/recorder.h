@@ -38,6 +38,8 @@ class Recorder {
   // Waits up to `timeout_ms` for the buffer to fill past its wake-up mark, then reads every
   // waiting record. Returns false when reading failed (other than by a signal).
   bool poll(int timeout_ms);
+  // Adds the ring buffer to another reader's `ring`, whose waits and reads then serve it too.
+  bool join(ring_buffer* ring, std::string& error);
   // Detaches every program, so no event is recorded after this, then reads what is left.
   void stop();
   // Events dropped because the ring buffer was full, per CPU (index = CPU).

@@ -200,4 +200,35 @@ SchedTrace read_sched(const Field& trace) {
   return sched;
 }
 
+TrackTrace read_tracks(const Field& trace) {
+  struct Track {
+    int32_t tgid = 0, tid = 0;
+    std::string counter;  // a counter track's name; empty for a thread track
+  };
+  std::map<int64_t, Track> tracks;  // by uuid; a descriptor comes before the events on its track
+  TrackTrace found;
+  for (const Field* packet : trace.all("packet")) {
+    if (const Field* descriptor = packet->first("track_descriptor")) {
+      Track& track = tracks[descriptor->number("uuid")];
+      if (const Field* thread = descriptor->first("thread"))
+        track.tgid = static_cast<int32_t>(thread->number("pid")), track.tid = static_cast<int32_t>(thread->number("tid"));
+      if (descriptor->has("counter")) track.counter = descriptor->text("name");
+    }
+    const Field* event = packet->first("track_event");
+    if (!event) continue;
+    auto track = tracks.find(event->number("track_uuid"));
+    if (track == tracks.end()) continue;
+    uint64_t ts = static_cast<uint64_t>(packet->number("timestamp"));
+    if (event->text("type") == "TYPE_COUNTER") {
+      found.counters[track->second.counter].push_back({ts, event->number("counter_value")});
+    } else if (event->text("type") == "TYPE_INSTANT") {
+      InstantEvent instant{ts, track->second.tgid, track->second.tid, event->text("name"), {}};
+      for (const Field* annotation : event->all("debug_annotations"))
+        instant.annotations[annotation->text("name")] = annotation->text("string_value");
+      found.instants.push_back(std::move(instant));
+    }
+  }
+  return found;
+}
+
 }  // namespace dsched::test

@@ -66,4 +66,21 @@ struct SchedTrace {
 };
 SchedTrace read_sched(const Field& trace);
 
+// What a script added to a trace: instant events on thread tracks and counter tracks' samples.
+struct InstantEvent {
+  uint64_t ts;
+  int32_t tgid, tid;  // of the thread track it is on
+  std::string name;
+  std::map<std::string, std::string> annotations;
+};
+struct CounterSample {
+  uint64_t ts;
+  int64_t value;
+};
+struct TrackTrace {
+  std::vector<InstantEvent> instants;                          // in file order
+  std::map<std::string, std::vector<CounterSample>> counters;  // by track name, in file order
+};
+TrackTrace read_tracks(const Field& trace);
+
 }  // namespace dsched::test

@@ -88,8 +88,27 @@ TEST_CASE("--buffer-size is a power of two from 4K to 1G") {
 TEST_CASE("usage errors name the problem") {
   CHECK(parse_error({}) == "no output file: use -o FILE");
   CHECK(parse_error({"-o"}) == "option -o requires an argument");
-  CHECK(parse_error({"-o", "t", "-x"}) == "invalid option '-x'");
+  CHECK(parse_error({"-o", "t", "-y"}) == "invalid option '-y'");
+  CHECK(parse_error({"-o", "t", "-x"}) == "option -x requires an argument");
+  CHECK(parse_error({"-o", "t", "-qs", "a.d"}) == "invalid option '-qs'");
   CHECK(parse_error({"-o", "t", "--verbose"}) == "invalid option '--verbose'");
   CHECK(parse_error({"-o", "t", "extra"}) == "unexpected argument 'extra'");
   CHECK(parse_ok({"--help"}).help);
+}
+
+TEST_CASE("a script: -s, -n, -q, -w and -x kept in order for the main command, other words its arguments") {
+  TimelineOptions options =
+      parse_ok({"-o", "t", "-q", "-s", "qlen.d", "-d", "5s", "-x", "bufsize=1m", "-xswitchrate=10hz", "-n",
+                "tick-1s { exit(0); }", "-w", "3", "--", "-4"});
+  CHECK(options.has_script);
+  CHECK(options.script_words == std::vector<std::string>{"-q", "-s", "qlen.d", "-x", "bufsize=1m", "-x",
+                                                         "switchrate=10hz", "-n", "tick-1s { exit(0); }", "-w"});
+  CHECK(options.script_args == std::vector<std::string>{"3", "-4"});
+  CHECK(options.output == "t");
+  CHECK(options.duration);
+  CHECK(parse_ok({"-o", "t", "-n", "BEGIN { exit(0); }"}).has_script);
+  CHECK_FALSE(parse_ok({"-o", "t"}).has_script);
+  CHECK(parse_error({"-o", "t", "-s"}) == "option -s requires an argument");
+  CHECK(parse_error({"-o", "t", "-q"}) == "option -q applies to a script: give one with -s or -n");
+  CHECK(parse_error({"-o", "t", "-x", "quiet"}) == "option -x applies to a script: give one with -s or -n");
 }

@@ -8,13 +8,12 @@
 #include <sstream>
 #include <thread>
 
-#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "decoded_trace.h"
+#include "recording_support.h"
 #include "support.h"
 
 using namespace dsched::test;
@@ -27,43 +26,6 @@ constexpr uint64_t kCloneThread = 0x10000;
 
 std::string workload(const std::string& args) { return std::string(TL_WORKLOAD) + " " + args; }
 
-class TracePath {
- public:
-  TracePath() {
-    char name[] = "/tmp/dsched-timeline-XXXXXX";
-    close(mkstemp(name));
-    unlink(name);
-    path_ = std::string(name) + ".pftrace";
-  }
-  ~TracePath() { unlink(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// Names of loaded BPF programs of dsched timeline (dstl_*), after the kernel's deferred freeing
-// of an exited process's programs had a few seconds to finish.
-std::vector<std::string> timeline_programs() {
-  std::vector<std::string> names;
-  for (int attempt = 0; attempt < 250; ++attempt) {
-    names.clear();
-    uint32_t id = 0;
-    while (bpf_prog_get_next_id(id, &id) == 0) {
-      int fd = bpf_prog_get_fd_by_id(id);
-      if (fd < 0) continue;
-      bpf_prog_info info{};
-      uint32_t length = sizeof info;
-      if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 && std::string(info.name).rfind("dstl_", 0) == 0)
-        names.push_back(info.name);
-      close(fd);
-    }
-    if (names.empty()) break;
-    usleep(20000);
-  }
-  return names;
-}
-
 // "role tid" lines the workload prints.
 std::map<std::string, int32_t> roles(const std::string& out) {
   std::map<std::string, int32_t> found;
@@ -71,15 +33,6 @@ std::map<std::string, int32_t> roles(const std::string& out) {
   std::string role;
   for (int32_t id; lines >> role >> id;) found[role] = id;
   return found;
-}
-
-SchedTrace decoded(const std::string& path) {
-  Field trace;
-  std::string error;
-  bool ok = decode_trace(path, trace, error);
-  INFO(error);
-  REQUIRE(ok);
-  return read_sched(trace);
 }
 
 // A recording of `tl_workload rounds` with `options`, and the workload's "role tid" lines.
@@ -182,7 +135,9 @@ TEST_CASE("ping-pong on two CPUs and a hog preempted by a sleeper, as Perfetto r
   }
   INFO("sleeper S " << sleeper_sleeps << ", hog R " << hog_runnable << ", hog other " << hog_other
                     << ", hog -> sleeper " << hog_to_sleeper << " of " << sleeper_in);
-  CHECK(sleeper_sleeps >= kRounds / 10);
+  // Each 1 ms sleep is one switch out as S, but for the rare switch BPF never sees (see the
+  // --filter test below): allow 1 in 100.
+  CHECK(sleeper_sleeps * 100 >= kRounds / 10 * 99);
   CHECK(hog_runnable >= 1);
   CHECK(hog_other <= 3);  // moving to its CPU (D), waiting for phase two (S), exiting (X)
   CHECK(hog_to_sleeper * 10 >= sleeper_in);
@@ -234,10 +189,7 @@ TEST_CASE("SIGINT ends a recording with a complete trace, and the command it ran
   CHECK_FALSE(run.timed_out);
   CHECK(run.status == 0);
   CHECK(run.err.find("events in") != std::string::npos);
-  Field trace_fields;
-  std::string error;
-  REQUIRE(decode_trace(trace.path(), trace_fields, error));
-  SchedTrace sched = read_sched(trace_fields);
+  SchedTrace sched = decoded(trace.path());
   CHECK(sched.read.size() >= 2);  // the end-of-trace statistics are there
   long ping_switches = 0;
   for (const SwitchEvent& sw : sched.switches) ping_switches += sw.next_comm == "tl-ping";

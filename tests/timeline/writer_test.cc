@@ -8,7 +8,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include "decoded_trace.h"
+#include "recording_support.h"
 #include "runtime/timeline/process_tree.h"
 #include "runtime/timeline/sched_bundles.h"
 #include "runtime/timeline/timeline_trace.h"
@@ -18,27 +18,6 @@ using namespace dsched::test;
 using namespace dsched::timeline;
 
 namespace {
-
-class TempTrace {
- public:
-  TempTrace() {
-    char name[] = "/tmp/dsched-timeline-test-XXXXXX";
-    close(mkstemp(name));
-    path_ = name;
-  }
-  ~TempTrace() { unlink(path_.c_str()); }
-  const std::string& path() const { return path_; }
-  Field decode() const {
-    Field trace;
-    std::string error;
-    INFO(error);
-    REQUIRE(decode_trace(path_, trace, error));
-    return trace;
-  }
-
- private:
-  std::string path_;
-};
 
 void set_comm(char* to, const char* from) {
   std::memset(to, 0, DSTL_COMM_LEN);
@@ -96,7 +75,7 @@ bool add(SchedBundles& bundles, const Record& record) {
 }  // namespace
 
 TEST_CASE("switches are compact: time order, deltas, one interned name each, idle named swapper/N") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     SchedBundles sched(file);
@@ -107,7 +86,7 @@ TEST_CASE("switches are compact: time order, deltas, one interned name each, idl
     sched.flush();
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   auto written = bundles(trace);
   REQUIRE(written.size() == 1);
   CHECK(written[0]->number("cpu") == 1);
@@ -129,7 +108,7 @@ TEST_CASE("switches are compact: time order, deltas, one interned name each, idl
 }
 
 TEST_CASE("a waking is compact when the waker runs on its CPU in the trace, explicit otherwise") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     SchedBundles sched(file);
@@ -140,7 +119,7 @@ TEST_CASE("a waking is compact when the waker runs on its CPU in the trace, expl
     sched.flush();
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   auto written = bundles(trace);
   REQUIRE(written.size() == 1);
   const Field& compact = *written[0]->first("compact_sched");
@@ -165,7 +144,7 @@ TEST_CASE("a waking is compact when the waker runs on its CPU in the trace, expl
 }
 
 TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     SchedBundles sched(file);
@@ -191,7 +170,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
     CHECK(sched.counts().by_kind[DSTL_RENAME] == 1);
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   auto written = bundles(trace);
   REQUIRE(written.size() == 1);
   CHECK_FALSE(written[0]->has("compact_sched"));
@@ -222,7 +201,7 @@ TEST_CASE("the rarer events are full ftrace events with the tracepoints' fields"
 }
 
 TEST_CASE("a CPU's bundle is written once full; the running thread carries over to the next bundle") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     SchedBundles sched(file, 2);
@@ -234,7 +213,7 @@ TEST_CASE("a CPU's bundle is written once full; the running thread carries over 
     CHECK(sched.events_per_cpu() == std::vector<uint64_t>{6, 1});
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   auto written = bundles(trace);
   REQUIRE(written.size() == 4);
   SchedTrace sched = read_sched(trace);
@@ -246,7 +225,7 @@ TEST_CASE("a CPU's bundle is written once full; the running thread carries over 
 }
 
 TEST_CASE("malformed records are refused and not counted") {
-  TempTrace out;
+  TracePath out;
   TraceFile file(out.path());
   SchedBundles sched(file);
   dstl_switch record = make_switch(0, 1, 0, 0, 1, "x");
@@ -261,7 +240,7 @@ TEST_CASE("malformed records are refused and not counted") {
 }
 
 TEST_CASE("a trace begins with the system and threads, and ends with losses per CPU") {
-  TempTrace out;
+  TracePath out;
   SystemDescription system{"Linux", "6.18.0-test", "#1 SMP", "x86_64", 2};
   perfetto::protos::ProcessTree threads;
   auto& thread = *threads.add_threads();
@@ -283,7 +262,7 @@ TEST_CASE("a trace begins with the system and threads, and ends with losses per 
     REQUIRE(timeline.end(2000, {0, 5}));
     CHECK(timeline.counts().total() == 3);
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   const Field* info = packet_with(trace, "system_info");
   REQUIRE(info);
   CHECK(info->first("system_info")->first("utsname")->text("release") == "6.18.0-test");
@@ -315,7 +294,7 @@ TEST_CASE("a trace file that cannot be created says which and why") {
 }
 
 TEST_CASE("instant events go on the firing thread's track, with their annotations") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     TrackEvents tracks(file, 7);
@@ -324,7 +303,7 @@ TEST_CASE("instant events go on the firing thread's track, with their annotation
     tracks.instant(6500, 50, 51, "elsewhere");
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   auto packets = trace.all("packet");
   REQUIRE(packets.size() == 5);  // a descriptor per thread, an event per instant
   for (const Field* packet : packets) CHECK(packet->number("trusted_packet_sequence_id") == 7);
@@ -353,7 +332,7 @@ TEST_CASE("instant events go on the firing thread's track, with their annotation
 }
 
 TEST_CASE("counter tracks: one per name, sampled with integer or real values") {
-  TempTrace out;
+  TracePath out;
   {
     TraceFile file(out.path());
     TrackEvents tracks(file);
@@ -366,7 +345,7 @@ TEST_CASE("counter tracks: one per name, sampled with integer or real values") {
     tracks.sample(avg, 200, 2.25);
     REQUIRE(file.close());
   }
-  Field trace = out.decode();
+  Field trace = decoded_fields(out.path());
   std::map<std::string, int64_t> uuids;
   std::vector<std::tuple<int64_t, int64_t, std::string>> samples;  // ts, track, value
   for (const Field* packet : trace.all("packet")) {
