@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interrupted_run.h"
 #include "recording_support.h"
 #include "support.h"
 
@@ -180,20 +181,12 @@ TEST_CASE("ping-pong on two CPUs and a hog preempted by a sleeper, as Perfetto r
 
 TEST_CASE("SIGINT ends a recording with a complete trace, and the command it ran") {
   TracePath trace;
-  RunningDsched dsched({"timeline", "-o", trace.path(), "-c", workload("--forever")});
-  REQUIRE(dsched.wait_for_output("started"));
-  usleep(200000);
-  dsched.signal(SIGINT);
-  RunResult run = dsched.wait(std::chrono::seconds(20));
+  RunResult run = interrupted_run({"timeline", "-o", trace.path(), "-c", workload("--forever")});
   INFO(run.err);
-  CHECK_FALSE(run.timed_out);
-  CHECK(run.status == 0);
   CHECK(run.err.find("events in") != std::string::npos);
   SchedTrace sched = decoded(trace.path());
   CHECK(sched.read.size() >= 2);  // the end-of-trace statistics are there
-  long ping_switches = 0;
-  for (const SwitchEvent& sw : sched.switches) ping_switches += sw.next_comm == "tl-ping";
-  CHECK(ping_switches > 10);
+  CHECK(switches_into(sched, "tl-ping") > 10);
   CHECK(timeline_programs().empty());
 }
 

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "interrupted_run.h"
 #include "recording_support.h"
 #include "support.h"
 
@@ -181,25 +182,17 @@ TEST_CASE("a script that does not compile says where, and no trace file is writt
 
 TEST_CASE("SIGINT ends a recording with a script: END runs, and the trace holds both parts") {
   TracePath trace;
-  RunningDsched dsched({"timeline", "-o", trace.path(), "-q", "-n",
-                        "sched:::on-cpu /pid == $target/ { printf(\"on %d\\n\", cpu); @n = count(); }", "-n",
-                        "tick-50ms { printa(@n); }", "-n", "END { printf(\"the end\\n\"); }", "-c",
-                        workload("--forever")});
-  REQUIRE(dsched.wait_for_output("started"));
-  usleep(300000);
-  dsched.signal(SIGINT);
-  RunResult run = dsched.wait(std::chrono::seconds(20));
+  RunResult run = interrupted_run({"timeline", "-o", trace.path(), "-q", "-n",
+                                   "sched:::on-cpu /pid == $target/ { printf(\"on %d\\n\", cpu); @n = count(); }",
+                                   "-n", "tick-50ms { printa(@n); }", "-n", "END { printf(\"the end\\n\"); }", "-c",
+                                   workload("--forever")});
   INFO(run.err);
-  CHECK_FALSE(run.timed_out);
-  CHECK(run.status == 0);
   CHECK(run.out.find("the end\n") != std::string::npos);
   Field fields = decoded_fields(trace.path());
   SchedTrace sched = read_sched(fields);
   TrackTrace tracks = read_tracks(fields);
   CHECK(sched.read.size() >= 2);  // the end-of-trace statistics are there
-  long ping_switches = 0;
-  for (const SwitchEvent& sw : sched.switches) ping_switches += sw.next_comm == "tl-ping";
-  CHECK(ping_switches > 10);
+  CHECK(switches_into(sched, "tl-ping") > 10);
   long ends = std::count_if(tracks.instants.begin(), tracks.instants.end(),
                             [](const InstantEvent& instant) { return instant.name == "the end"; });
   CHECK(ends == 1);
