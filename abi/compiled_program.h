@@ -47,6 +47,7 @@ struct CompiledProgram {
   std::string ring_buffer_map;                // the map records arrive on
   std::string drops_map;                      // per-CPU counters, see DropCounter
   Options options;                            // as the script and the command line set them
+  bool stamped_records = false;               // every record carries a RecordStamp
 
   // The on-demand programs of a phase, in clause order.
   std::vector<std::string> programs_at(AttachPoint::Phase phase) const;

@@ -10,6 +10,7 @@
 
 #include "abi/aggregation.h"
 #include "abi/printf_spec.h"
+#include "abi/records.h"
 #include "abi/value.h"
 
 namespace dsched::abi {
@@ -20,6 +21,7 @@ struct Firing {
   uint32_t probe_id = 0;
   std::string_view function;
   std::string_view name;
+  std::optional<RecordStamp> stamp;  // when the program stamps its records
 };
 
 // A run-time fault in a clause.

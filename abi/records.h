@@ -19,6 +19,16 @@ struct RecordHeader {
 };
 static_assert(sizeof(RecordHeader) == 16);
 
+// In a program compiled with stamped records (CompiledProgram::stamped_records, asked for by
+// `dsched timeline -s`), every record but a fault record carries this right after its header:
+// when and in which thread its clause fired. Other programs do not pay for it.
+struct RecordStamp {
+  uint64_t boot_ns;  // bpf_ktime_get_boot_ns(): CLOCK_BOOTTIME, the timeline's clock
+  uint32_t tid;      // the clause's context thread (on-cpu: the incoming one)
+  uint32_t tgid;
+};
+static_assert(sizeof(RecordStamp) == 16);
+
 // Programs run on demand (BEGIN, END, ERROR) receive this many 64-bit arguments (arg0..arg5).
 constexpr int kOnDemandArgs = 6;
 

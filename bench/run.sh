@@ -1,19 +1,20 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall]     default: all five
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline]     default: all six
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
-# OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000").
+# OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000"),
+# TIMELINE_ARGS (e.g. "--runs 9").
 # Needs root (BPF, perf events).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof syscall}
+benches=${*:-startup overhead frontend ctprof syscall timeline}
 
 targets=""
 for b in $benches; do
   case $b in
-    startup|overhead|frontend|ctprof|syscall) targets="$targets ${b}_bench" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall)" >&2; exit 2 ;;
+    startup|overhead|frontend|ctprof|syscall|timeline) targets="$targets ${b}_bench" ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -23,7 +24,7 @@ cmake --build "$build" -j2 --target $targets >/dev/null
 # bpftrace attaches classic tracepoints through tracefs, which a fresh machine does not mount:
 # mount it in a private mount namespace so the machine's own mounts stay as they were.
 export build root benches STARTUP_ARGS="${STARTUP_ARGS:-}" OVERHEAD_ARGS="${OVERHEAD_ARGS:-}" \
-  SYSCALL_ARGS="${SYSCALL_ARGS:-}"
+  SYSCALL_ARGS="${SYSCALL_ARGS:-}" TIMELINE_ARGS="${TIMELINE_ARGS:-}"
 exec unshare --mount --propagation private sh -eu -c '
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
   run() { echo "== $*"; "$@"; echo; }
@@ -34,6 +35,7 @@ exec unshare --mount --propagation private sh -eu -c '
       frontend) run "$build/bench/frontend/frontend_bench" "$root/bench/frontend/script300.d" ;;
       ctprof) run "$build/bench/ctprof/ctprof_bench" ;;
       syscall) run "$build/bench/syscall/syscall_bench" $SYSCALL_ARGS ;;
+      timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
     esac
   done
 '

@@ -29,6 +29,7 @@ struct FrontendOptions {
   bool destructive = false;             // -w: allows system(), raise()
   bool allow_zero_matches = false;      // -Z: a description matching no probe is not an error
   abi::Options cli_options;             // -x name[=value], already checked; they override pragmas
+  bool stamp_records = false;           // dsched timeline: each record says when and where it fired
 };
 
 // The stages a compile goes through; each can be shown (--dump=..., -S).

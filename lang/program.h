@@ -55,6 +55,7 @@ struct Program {
   std::vector<Aggregation> aggregations;
   abi::Options options;
   bool uses_speculation = false;        // speculation buffers are needed
+  bool stamp_records = false;           // see FrontendOptions::stamp_records
 };
 
 // Readable dumps, stable for golden tests: the parse tree (before checking) and the typed program.

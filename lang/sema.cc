@@ -21,6 +21,7 @@ void Sema::run() {
     if (auto* p = std::get_if<PragmaSyntax>(item)) pragma(*p);
   // -x on the command line overrides the script's pragmas.
   for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
+  program_.stamp_records = options_.stamp_records;
   if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
   if (program_.options.strsize() == 0 || program_.options.strsize() > (1 << 20))
     throw CompileError({}, "strsize must be between 1 and 1048576 bytes", false);

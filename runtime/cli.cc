@@ -73,6 +73,11 @@ Result parse_command_line(const std::vector<std::string>& args) {
     inv.ctprof_args.assign(args.begin() + 1, args.end());
     return {inv, std::nullopt};
   }
+  if (!args.empty() && args[0] == "timeline") {
+    inv.mode = Invocation::Mode::Timeline;
+    inv.timeline_args.assign(args.begin() + 1, args.end());
+    return {inv, std::nullopt};
+  }
   bool options_done = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -120,6 +125,7 @@ std::string usage_text() {
   return "Usage: dsched [-CelqSvwZ] [-c cmd] [-D name[=def]] [-I path] [-o output] [-p pid]\n"
          "              [-x opt[=val]] [-U name] [-n description] [-P provider] [-s script] [args ...]\n"
          "       dsched ctprof capture|compare|show|metric-list ...\n"
+         "       dsched timeline -o file [-d duration] [-c cmd | -p pid] ...  (see dsched timeline --help)\n"
          "\n"
          "\t-c  run specified command and exit upon its completion\n"
          "\t-C  run cpp(1) preprocessor on script files\n"

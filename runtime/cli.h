@@ -17,7 +17,7 @@ struct ProgramPiece {
 };
 
 struct Invocation {
-  enum class Mode { Run, CompileOnly, List, Help, Version, Ctprof, Demo, DemoWorkload };
+  enum class Mode { Run, CompileOnly, List, Help, Version, Ctprof, Timeline, Demo, DemoWorkload };
   Mode mode = Mode::Run;
   std::vector<ProgramPiece> pieces;
   std::vector<std::string> script_args;  // positional arguments: $1, $2, ...
@@ -31,6 +31,7 @@ struct Invocation {
   long pid = 0;                           // -p
   std::string output_path;                // -o
   std::vector<std::string> ctprof_args;   // everything after `ctprof`
+  std::vector<std::string> timeline_args; // everything after `timeline`
   // -S (the LLVM IR as optimised) or --dump=ast|types|ir: a compile stage to print.
   std::optional<std::string> dump;
 };

@@ -9,13 +9,18 @@
 #include <memory>
 #include <sstream>
 
+#include <bpf/libbpf.h>
+
 #include "lang/frontend.h"
 #include "probes/ctprof/ctprof.h"
 #include "runtime/cli.h"
 #include "runtime/demo.h"
 #include "runtime/output/text_output.h"
 #include "runtime/session.h"
-#include "runtime/target_process.h"
+#include "runtime/support/target_process.h"
+#include "runtime/timeline/recording.h"
+#include "runtime/timeline/timeline.h"
+#include "runtime/timeline/timeline_output.h"
 
 namespace dsched {
 namespace {
@@ -62,7 +67,7 @@ bool gather_sources(const std::vector<ProgramPiece>& pieces, std::vector<lang::S
   return true;
 }
 
-lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid) {
+lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid, bool stamp_records = false) {
   lang::FrontendOptions options;
   std::string script_name = "dsched";
   for (const ProgramPiece& piece : inv.pieces)
@@ -78,6 +83,7 @@ lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid) {
   options.destructive = inv.destructive;
   options.allow_zero_matches = inv.allow_zero_matches;
   options.cli_options = inv.options;
+  options.stamp_records = stamp_records;
   return options;
 }
 
@@ -144,7 +150,30 @@ std::optional<lang::Stage> dump_stage(const std::optional<std::string>& dump) {
   return lang::Stage::Object;
 }
 
-int compile_and_run(const Invocation& inv) {
+// dsched timeline -s/-n: the script runs while the timeline records, and what it prints also
+// marks the trace. A script whose programs the kernel refuses leaves no trace file.
+int run_recorded(const abi::CompiledProgram& program, abi::Output& text, abi::Options& options, SessionConfig config,
+                 const timeline::TimelineOptions& timeline_options) {
+  std::string error;
+  auto recording = timeline::Recording::start(timeline_options, error);
+  if (!recording) {
+    std::cerr << "dsched timeline: " << error << "\n";
+    return kCompileError;
+  }
+  std::cerr << "dsched timeline: recording to " << timeline_options.output << "\n";
+  timeline::TimelineOutput output(text, recording->track_events(), options);
+  config.companion = recording.get();
+  int status = run_session(program, output, options, config);
+  if (!recording->joined()) {
+    recording->discard();
+    return status;
+  }
+  int recorded = recording->finish(std::cerr);
+  return status ? status : recorded;
+}
+
+// Runs the script of `inv`; with `timeline`, as dsched timeline -s/-n runs it.
+int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* timeline = nullptr) {
   std::vector<lang::ScriptSource> sources;
   std::string error;
   if (!gather_sources(inv.pieces, sources, error)) {
@@ -165,7 +194,8 @@ int compile_and_run(const Invocation& inv) {
 
   lang::ProbeCatalog catalog;
   lang::Compilation compiled =
-      lang::compile(sources, frontend_options(inv, target_pid), catalog, lang::Stage::Object, dump_stage(inv.dump));
+      lang::compile(sources, frontend_options(inv, target_pid, timeline != nullptr), catalog, lang::Stage::Object,
+                    dump_stage(inv.dump));
   std::cout << compiled.dump << std::flush;
   if (!compiled.error.empty()) {
     std::cerr << compiled.error << "\n";
@@ -189,9 +219,29 @@ int compile_and_run(const Invocation& inv) {
   }
   abi::Options options = compiled.program->options;
   output::TextOutput text(out, out_name, stderr, options);
-  int status = run_session(*compiled.program, text, options, config);
+  int status = timeline ? run_recorded(*compiled.program, text, options, config, *timeline)
+                        : run_session(*compiled.program, text, options, config);
   if (out != stdout) std::fclose(out);
   return status;
+}
+
+// dsched timeline: the recorder alone, or with a script (-s, -n) read as the main command reads it.
+int run_timeline(const std::vector<std::string>& args) {
+  timeline::ParsedOptions parsed = timeline::parse_options(args, libbpf_num_possible_cpus());
+  if (!parsed.options || parsed.options->help || !parsed.options->has_script)
+    return timeline::run_cli(parsed, std::cout, std::cerr);
+  const timeline::TimelineOptions& options = *parsed.options;
+  std::vector<std::string> words = options.script_words;
+  words.push_back("--");
+  words.insert(words.end(), options.script_args.begin(), options.script_args.end());
+  auto [invocation, cli_error] = parse_command_line(words);
+  if (cli_error) {
+    std::cerr << "dsched timeline: " << cli_error->message << "\n" << timeline::usage_text();
+    return kUsageError;
+  }
+  invocation->command = options.command;
+  invocation->pid = options.pid;
+  return compile_and_run(*invocation, &options);
 }
 
 }  // namespace
@@ -209,6 +259,8 @@ int run_main(const std::vector<std::string>& args) {
       return 0;
     case Invocation::Mode::Ctprof:
       return ctprof::run_cli(inv.ctprof_args, std::cout, std::cerr);
+    case Invocation::Mode::Timeline:
+      return run_timeline(inv.timeline_args);
     case Invocation::Mode::List:
       return list_probes(inv);
     case Invocation::Mode::Demo:

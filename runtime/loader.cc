@@ -1,9 +1,7 @@
 #include "runtime/loader.h"
 
 #include <cerrno>
-#include <cstdarg>
 #include <cstring>
-#include <mutex>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,26 +9,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/support/libbpf_log.h"
+
 namespace dsched {
 namespace {
-
-std::mutex log_mutex;
-std::string* log_sink = nullptr;
-
-int print_to_sink(enum libbpf_print_level level, const char* format, va_list args) {
-  std::lock_guard lock(log_mutex);
-  if (!log_sink) return 0;  // quiet by default: libbpf's chatter is not dsched's output
-  char* text = nullptr;
-  int n = vasprintf(&text, format, args);  // the verifier log arrives as one long string
-  if (n > 0) log_sink->append(text, n);
-  free(text);
-  return n;
-}
-
-const int install_printer = [] {
-  libbpf_set_print(print_to_sink);
-  return 0;
-}();
 
 // The verifier log is long; its last lines say why it refused.
 std::string tail_lines(const std::string& text, int count) {
@@ -46,24 +28,6 @@ std::string tail_lines(const std::string& text, int count) {
 std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
 
 }  // namespace
-
-LibbpfLogCapture::LibbpfLogCapture() {
-  std::lock_guard lock(log_mutex);
-  log_sink = new std::string;
-}
-
-LibbpfLogCapture::~LibbpfLogCapture() {
-  std::lock_guard lock(log_mutex);
-  delete log_sink;
-  log_sink = nullptr;
-}
-
-std::string LibbpfLogCapture::take() {
-  std::lock_guard lock(log_mutex);
-  std::string text = std::move(*log_sink);
-  log_sink->clear();
-  return text;
-}
 
 LoadedObject::LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points)
     : object_(object), points_(std::move(points)) {}

@@ -47,12 +47,4 @@ class LoadedObject {
   std::vector<int> perf_fds_;
 };
 
-// Captures libbpf's messages (the verifier log among them) instead of letting them reach stderr.
-class LibbpfLogCapture {
- public:
-  LibbpfLogCapture();
-  ~LibbpfLogCapture();
-  std::string take();
-};
-
 }  // namespace dsched

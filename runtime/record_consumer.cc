@@ -57,7 +57,13 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
   abi::RecordHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
   abi::RecordView record(bytes);
-  output_.begin_firing({header.cpu, layout.probe_id, layout.probe_function, layout.probe_name});
+  abi::Firing firing{header.cpu, layout.probe_id, layout.probe_function, layout.probe_name, std::nullopt};
+  if (program_.stamped_records) {
+    abi::RecordStamp stamp;
+    std::memcpy(&stamp, bytes.data() + sizeof header, sizeof stamp);
+    firing.stamp = stamp;
+  }
+  output_.begin_firing(firing);
   for (const abi::RecordedAction& action : layout.actions) action.handler->run(action, record, *this);
   output_.end_firing();
 }

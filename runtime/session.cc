@@ -10,7 +10,8 @@
 #include "runtime/aggregation_store.h"
 #include "runtime/loader.h"
 #include "runtime/record_consumer.h"
-#include "runtime/target_process.h"
+#include "runtime/support/loop_companion.h"
+#include "runtime/support/target_process.h"
 
 namespace dsched {
 namespace {
@@ -134,6 +135,11 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.error("cannot open the output buffer");
     return 1;
   }
+  if (config.companion && !config.companion->join(ring, error)) {
+    output.error(error);
+    ring_buffer__free(ring);
+    return 1;
+  }
   DropReporter drops(object->map_fd(program.drops_map), output);
   SignalScope signals;
   auto drain = [&] {
@@ -162,7 +168,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     }
     Clock::time_point next_status = Clock::now();
     while (status == 0 && !consumer.exit_requested() && interrupts == 0 && !output.failed() &&
-           !(config.target && config.target->exited())) {
+           !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
       ring_buffer__poll(ring, static_cast<int>(std::max<int64_t>(1, wait.count())));
       output.flush();

@@ -11,6 +11,7 @@
 
 namespace dsched {
 
+class LoopCompanion;
 class TargetProcess;
 
 // A "matched N probes" line, for one -s, -n or -P.
@@ -24,6 +25,7 @@ struct SessionConfig {
   std::vector<Matched> matched;     // printed once the probes are enabled
   TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
   bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program
+  LoopCompanion* companion = nullptr;  // dsched timeline -s: the recorder, read in the same loop
 };
 
 // Runs `program`, sending everything it prints to `output`. `options` start as the program's and

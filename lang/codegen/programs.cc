@@ -192,6 +192,7 @@ class Generator {
     out.ring_buffer_map = "events";
     out.drops_map = "drops";
     out.options = program.options;
+    out.stamped_records = program.stamp_records;
     return out;
   }
 

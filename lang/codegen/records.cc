@@ -30,6 +30,7 @@ void Records::begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave) {
   layout.probe_function = probe.function;
   layout.probe_name = probe.name;
   layout.probe_description = probe.full_name();
+  if (l_.program.stamp_records) layout.size += sizeof(abi::RecordStamp);
   layouts_.push_back(std::move(layout));
   record_ = nullptr;
   reserve_call_ = nullptr;
@@ -55,6 +56,7 @@ void Records::reserve() {
   b.CreateStore(b.getInt32(epid_), at(offsetof(abi::RecordHeader, epid)));
   b.CreateStore(b.CreateTrunc(cpu, b.getInt32Ty()), at(offsetof(abi::RecordHeader, cpu)));
   b.CreateStore(b.getInt64(0), at(offsetof(abi::RecordHeader, spec)));
+  if (l_.program.stamp_records) stamp();
   // A fault after the reservation discards the record.
   abort_ = ir.new_block("clause.abort");
   llvm::IRBuilderBase::InsertPointGuard guard(b);
@@ -75,6 +77,25 @@ void Records::end_clause(const lang::Clause& clause) {
     l_.ir.helper(BPF_FUNC_ringbuf_submit, {record_, l_.ir.const64(0)});
   }
   abort_ = nullptr;
+}
+
+void Records::stamp() {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::Value *tid, *tgid;
+  if (l_.firing.context_is_current()) {
+    llvm::Value* both = ir.helper(BPF_FUNC_get_current_pid_tgid, {});
+    tid = b.CreateTrunc(both, b.getInt32Ty());
+    tgid = b.CreateTrunc(b.CreateLShr(both, 32), b.getInt32Ty());
+  } else {
+    llvm::Value* task = l_.firing.context_task();
+    tid = b.CreateZExtOrTrunc(l_.exprs.kernel_field(task, "task_struct", {"pid"}), b.getInt32Ty());
+    tgid = b.CreateZExtOrTrunc(l_.exprs.kernel_field(task, "task_struct", {"tgid"}), b.getInt32Ty());
+  }
+  constexpr uint32_t kStamp = sizeof(abi::RecordHeader);
+  b.CreateStore(ir.helper(BPF_FUNC_ktime_get_boot_ns, {}), at(kStamp + offsetof(abi::RecordStamp, boot_ns)));
+  b.CreateStore(tid, at(kStamp + offsetof(abi::RecordStamp, tid)));
+  b.CreateStore(tgid, at(kStamp + offsetof(abi::RecordStamp, tgid)));
 }
 
 uint32_t Records::field(uint32_t size) {

@@ -48,6 +48,8 @@ class Records {
 
  private:
   abi::RecordLayout& layout() { return layouts_[epid_]; }
+  // Writes the record's RecordStamp (programs compiled for dsched timeline).
+  void stamp();
   uint32_t field(uint32_t size);
   llvm::Value* at(uint32_t offset);
 

@@ -1,4 +1,4 @@
-#include "runtime/target_process.h"
+#include "runtime/support/target_process.h"
 
 #include <cerrno>
 #include <csignal>
