@@ -18,6 +18,8 @@ namespace dsched::abi {
 struct Firing {
   unsigned cpu = 0;
   uint32_t probe_id = 0;
+  std::string_view provider;
+  std::string_view module;
   std::string_view function;
   std::string_view name;
 };

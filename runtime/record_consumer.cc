@@ -57,7 +57,7 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
   abi::RecordHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
   abi::RecordView record(bytes);
-  output_.begin_firing({header.cpu, layout.probe_id, layout.probe_function, layout.probe_name});
+  output_.begin_firing({header.cpu, layout.probe_id, layout.probe_provider, layout.probe_module, layout.probe_function, layout.probe_name});
   for (const abi::RecordedAction& action : layout.actions) action.handler->run(action, record, *this);
   output_.end_firing();
 }

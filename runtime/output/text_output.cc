@@ -20,9 +20,11 @@ void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes)
 void TextOutput::begin_firing(const abi::Firing& firing) {
   quiet_firing_ = options_.quiet();
   if (quiet_firing_) return;
-  if (!heading_printed_) pending_ += heading();
+  bool flow = options_.flag("flowindent");
+  if (!heading_printed_) pending_ += flow ? flow_heading() : heading();
   heading_printed_ = true;
-  pending_ += probe_prefix(firing.cpu, firing.probe_id, firing.function, firing.name);
+  pending_ += flow ? flow_prefix(firing.cpu, firing.provider, firing.function, firing.name, flow_depth_)
+                   : probe_prefix(firing.cpu, firing.probe_id, firing.function, firing.name);
 }
 
 void TextOutput::end_firing() {

@@ -40,6 +40,7 @@ class TextOutput : public abi::Output {
   const abi::Options& options_;
   std::string pending_;
   bool heading_printed_ = false;
+  unsigned flow_depth_ = 0;  // flowindent: how deep the entries printed so far are
   bool quiet_firing_ = false;  // quiet as the current firing began: setopt() applies from the next
   bool failed_ = false;
 };
