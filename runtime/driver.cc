@@ -15,6 +15,7 @@
 #include "runtime/cli.h"
 #include "runtime/demo.h"
 #include "runtime/output/text_output.h"
+#include "runtime/privileges.h"
 #include "runtime/probe_listing.h"
 #include "runtime/session.h"
 #include "runtime/target_process.h"
@@ -191,6 +192,9 @@ int compile_and_run(const Invocation& inv) {
   std::string error;
   if (!gather_sources(inv.pieces, catalog, sources, error) || !frontend_options(inv, 0, options, error))
     return fail(error);
+  if (inv.mode == Invocation::Mode::Run) {
+    if (std::optional<std::string> why = missing_privileges()) return fail(*why);
+  }
   // -c: the command exists (held before exec) before compiling, so $target is its pid.
   std::unique_ptr<TargetProcess> target;
   if (inv.mode == Invocation::Mode::Run && !inv.command.empty())
