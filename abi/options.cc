@@ -15,7 +15,7 @@ constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
-//   runtime:  quiet, flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
+//   runtime:  quiet, oformat (which output), flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
@@ -76,6 +76,7 @@ constexpr OptionSpec kOptions[] = {
     {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
     {"nspec", K::Count, P::Run, 1},
+    {"oformat", K::Keyword, P::Run, 0, "text json xml html", "text json"},  // FreeBSD's
     {"specsize", K::Size, P::Run, 32 << 10},
     {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
     {"statusrate", K::Rate, P::Run, 100000000},

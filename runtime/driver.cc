@@ -14,6 +14,7 @@
 #include "probes/ctprof/ctprof.h"
 #include "runtime/cli.h"
 #include "runtime/demo.h"
+#include "runtime/output/json_output.h"
 #include "runtime/output/text_output.h"
 #include "runtime/privileges.h"
 #include "runtime/probe_listing.h"
@@ -225,8 +226,12 @@ int compile_and_run(const Invocation& inv) {
     out_name = inv.output_path;
   }
   abi::Options run_options = compiled.program->options;
-  output::TextOutput text(out, out_name, stderr, run_options);
-  int status = run_session(*compiled.program, text, run_options, config);
+  std::unique_ptr<abi::Output> output;
+  if (run_options.text("oformat") == "json")
+    output = std::make_unique<output::JsonOutput>(out, out_name, stderr, run_options);
+  else
+    output = std::make_unique<output::TextOutput>(out, out_name, stderr, run_options);
+  int status = run_session(*compiled.program, *output, run_options, config);
   if (out != stdout) std::fclose(out);
   return status;
 }
