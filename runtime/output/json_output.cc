@@ -1,7 +1,5 @@
 #include "json_output.h"
 
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 
 #include "abi/aggregation_order.h"
@@ -93,7 +91,7 @@ json aggregation_json(const abi::Aggregation& agg, const abi::SortOptions& order
 }
 
 JsonOutput::JsonOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options)
-    : out_(out), out_name_(std::move(out_name)), err_(err), options_(options) {}
+    : data_(out, std::move(out_name)), err_(err), options_(options) {}
 
 void JsonOutput::matched(std::string_view what, bool is_script, uint64_t probes) {
   message({{"matched", probes}, {is_script ? "script" : "description", what}});
@@ -185,20 +183,10 @@ std::string JsonOutput::line(const json& object) {
   return object.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-void JsonOutput::data(const json& object) { pending_ += line(object); }
+void JsonOutput::data(const json& object) { data_.append(line(object)); }
 
 void JsonOutput::flush() {
-  if (pending_.empty() || failed_) {
-    pending_.clear();
-    return;
-  }
-  bool written = std::fwrite(pending_.data(), 1, pending_.size(), out_) == pending_.size();
-  written = std::fflush(out_) == 0 && written;
-  pending_.clear();
-  if (!written) {
-    failed_ = true;
-    message({{"error", "write error on " + out_name_ + ": " + std::strerror(errno)}});
-  }
+  if (std::optional<std::string> failure = data_.flush()) message({{"error", *failure}});
 }
 
 void JsonOutput::message(const json& object) {

@@ -19,6 +19,7 @@
 #include "abi/aggregation_order.h"
 #include "abi/options.h"
 #include "abi/output.h"
+#include "batched_file.h"
 
 namespace dsched::output {
 
@@ -39,20 +40,17 @@ class JsonOutput : public abi::Output {
   void error(std::string_view message) override;
   void warning(std::string_view message) override;
   void flush() override;
-  bool failed() const override { return failed_; }
+  bool failed() const override { return data_.failed(); }
 
  private:
   void data(const nlohmann::ordered_json& object);     // a line of the output file
   void message(const nlohmann::ordered_json& object);  // a line of the error stream
   static std::string line(const nlohmann::ordered_json& object);
 
-  FILE* out_;
-  std::string out_name_;
+  BatchedFile data_;
   FILE* err_;
   const abi::Options& options_;
   nlohmann::ordered_json firing_;  // the firing being printed; null between firings
-  std::string pending_;
-  bool failed_ = false;
 };
 
 // One aggregation as its JSON object ("aggregation-name", "aggregation-data").
