@@ -108,12 +108,12 @@ TEST_CASE("end of run: each aggregation one line, holding what the text output p
 TEST_CASE("a firing: probe fields, trace values, printf message then its arguments") {
   Options options;
   auto format = dsched::printf_spec::parse_format("%s ran %d\n");
-  REQUIRE(format.has_value());
+  REQUIRE(format.ok());
   Value args[] = {Value::string("sshd"), Value::integer(42, 4)};
   auto [data, messages] = capture<JsonOutput>(options, [&](auto& o) {
     o.begin_firing({1, 29, "sched", "vmlinux", "", "on-cpu"});
     o.trace(Value::integer(-5, 4));
-    o.printf(*format, args);
+    o.printf(format.format, args);
     o.end_firing();
   });
   std::vector<json> objects = lines(data);
