@@ -65,6 +65,9 @@ usage_error 'invalid probe description "a:b": provider expected' -P a:b
 usage_error 'invalid probe description "p:m:f:n": [[provider:]module:]function expected' -f p:m:f:n
 usage_error "option rawbytes is not supported" -x rawbytes -n BEGIN
 
+# A trace buffer larger than the ring buffer can be is refused, naming the option and the value.
+expect 1 "invalid value for option bufsize: 2147483648 bytes (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
+
 # refused FLAG...: flags that need a kernel-resident DTrace: exit 2, one line saying why.
 refused() {
   expect 2 "" "$@" -n BEGIN
