@@ -7,12 +7,8 @@
 set -u
 dsched=$1
 examples=$2
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
-if [ "$(id -u)" -ne 0 ]; then
-  echo "not root: the examples cannot trace"
-  exit 0
-fi
+source "$(dirname "$0")/checks.sh"
+only_as_root "the examples cannot trace"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 workload="$dsched --demo-workload"
@@ -47,5 +43,4 @@ for script in "$examples"/*.d; do
   echo "$name: $(grep -c . "$dir/json") JSON lines"
 done
 
-echo "$((failures == 0 ? 1 : 0)) passed, $((failures > 0 ? 1 : 0)) failed"
-[ "$failures" -eq 0 ]
+finish

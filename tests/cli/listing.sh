@@ -5,8 +5,7 @@
 # types from the providers.
 set -u
 dsched=$1
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/checks.sh"
 
 header=$(printf '%5s %10s %17s %33s %s' ID PROVIDER MODULE FUNCTION NAME)
 all=$("$dsched" -l) || fail "-l exited $?"
@@ -50,5 +49,4 @@ every=$("$dsched" -lv)
 probes=$(($(grep -c . <<<"$all") - 1))
 [ "$(grep -c $'^\tArgument Types$' <<<"$every")" -eq "$probes" ] || fail "-lv: not one Argument Types per probe"
 
-echo "$((failures == 0 ? 1 : 0)) passed, $((failures > 0 ? 1 : 0)) failed"
-[ "$failures" -eq 0 ]
+finish

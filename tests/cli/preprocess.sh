@@ -6,8 +6,7 @@ set -u
 dsched=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/checks.sh"
 
 mkdir "$dir/inc" "$dir/lib"
 printf '/* a header */\n#define LIMIT 5\n\n\ninline int broken = nosuch_in_header;\n' >"$dir/inc/defs.h"
@@ -45,5 +44,4 @@ grep -q -- "--> $dir/lib/zbad.d:1:" <<<"$err" || fail "-L error location: $err"
 err=$("$dsched" -e -L "$dir/missing" -s "$dir/uselib.d" 2>&1)
 [ $? -eq 1 ] && grep -q "failed to open library directory $dir/missing" <<<"$err" || fail "-L missing dir: $err"
 
-echo "$((failures == 0 ? 1 : 0)) passed, $((failures > 0 ? 1 : 0)) failed"
-[ "$failures" -eq 0 ]
+finish

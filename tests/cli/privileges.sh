@@ -4,12 +4,8 @@
 # (exit 1, no libbpf messages); compiling and listing still work.
 set -u
 dsched=$1
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
-if [ "$(id -u)" -ne 0 ]; then
-  echo "not root: cannot switch to nobody"
-  exit 0
-fi
+source "$(dirname "$0")/checks.sh"
+only_as_root "cannot switch to nobody"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
 
 err=$(as_nobody timeout 20 "$dsched" -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
@@ -22,5 +18,4 @@ grep -qi libbpf <<<"$err" && fail "as nobody: libbpf's messages shown: $err"
 as_nobody "$dsched" -e -n 'BEGIN { exit(0); }' >/dev/null 2>&1 || fail "as nobody: -e failed"
 as_nobody "$dsched" -l -P sched >/dev/null 2>&1 || fail "as nobody: -l failed"
 
-echo "$((failures == 0 ? 1 : 0)) passed, $((failures > 0 ? 1 : 0)) failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,8 +6,7 @@ build=$1
 src=$2
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/../cli/checks.sh"
 
 DESTDIR=$dest cmake --install "$build" --prefix /usr/local >"$dest/install.log" 2>&1 ||
   { cat "$dest/install.log"; fail "cmake --install with DESTDIR"; }
@@ -92,5 +91,4 @@ else
   echo "not root: the installed example is not run"
 fi
 
-echo "$((failures == 0 ? 1 : 0)) passed, $((failures > 0 ? 1 : 0)) failed"
-[ "$failures" -eq 0 ]
+finish
