@@ -32,6 +32,8 @@ struct AttachPoint {
 // The record one firing of one clause for one probe writes (its index is the record's epid).
 struct RecordLayout {
   uint32_t probe_id = 0;
+  std::string probe_provider;     // flowindent marks syscall entries and returns its own way
+  std::string probe_module;
   std::string probe_function;     // for the per-fire prefix "function:name"
   std::string probe_name;
   std::string probe_description;  // "sched:vmlinux::on-cpu", for error messages

@@ -14,8 +14,8 @@ using P = OptionPhase;
 constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
-//   compiler: strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
-//   runtime:  quiet, aggsort*, specsize, switchrate (how often the buffers are read), statusrate
+//   compiler: stdc (the preprocessor's flags), strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
+//   runtime:  quiet, oformat (which output), flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
@@ -51,7 +51,7 @@ constexpr OptionSpec kOptions[] = {
     {"pgmax", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
     {"pspec", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"setenv", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
-    {"stdc", K::Keyword, P::Compile, 0, "a c s t", nullptr, kNo},
+    {"stdc", K::Keyword, P::Compile, 0, "a c s t"},
     {"strip", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"syslibdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"tree", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
@@ -76,6 +76,7 @@ constexpr OptionSpec kOptions[] = {
     {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
     {"nspec", K::Count, P::Run, 1},
+    {"oformat", K::Keyword, P::Run, 0, "text json xml html", "text json"},  // FreeBSD's
     {"specsize", K::Size, P::Run, 32 << 10},
     {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
     {"statusrate", K::Rate, P::Run, 100000000},
@@ -91,7 +92,7 @@ constexpr OptionSpec kOptions[] = {
     {"aggsortpos", K::Count, P::Dynamic, 0},
     {"aggsortrev", K::Flag, P::Dynamic, 0},
     {"aggzoom", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
-    {"flowindent", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"flowindent", K::Flag, P::Dynamic, 0},
     {"quiet", K::Flag, P::Dynamic, 0},
     {"rawbytes", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
     {"stackindent", K::Count, P::Dynamic, 14, nullptr, nullptr, kNo},

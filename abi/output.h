@@ -19,6 +19,8 @@ namespace dsched::abi {
 struct Firing {
   unsigned cpu = 0;
   uint32_t probe_id = 0;
+  std::string_view provider;
+  std::string_view module;
   std::string_view function;
   std::string_view name;
   std::optional<RecordStamp> stamp;  // when the program stamps its records

@@ -58,6 +58,8 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     abi::OptionValue parsed;
     std::string error;
     if (!abi::parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
+    // The preprocessor has run by the time a pragma is read: its settings come from -X or -x.
+    if (name == "stdc") fail(pragma.loc, "option stdc can only be set with -X or -x: the preprocessor has already run");
     program_.options.set(name, parsed);
     return;
   }

@@ -62,22 +62,30 @@ std::string format_error(const CompileError& error, const std::vector<SourceView
   // The user's text decides the first line's words, even when the error is in the library.
   const SourceView& first = source && !source->is_library ? *source : sources.back();
   auto [line_number, column] = source ? line_and_column(*source->text, pos.offset) : std::pair<size_t, size_t>{1, 1};
+  // -C: the line of the file it came from, as cpp's line markers tell.
+  size_t origin_line = line_number;
+  std::string origin_file;
+  if (source && source->origins && line_number - 1 < source->origins->size()) {
+    origin_line = (*source->origins)[line_number - 1].line;
+    origin_file = (*source->origins)[line_number - 1].file;
+  }
   std::string out;
   if (first.from_command_line) {
     out = "dsched: invalid probe specifier " + printable(first.display_name, 200) + ": ";
   } else {
     out = "dsched: failed to compile script " + first.display_name + ": ";
   }
-  if (error.has_location && source && !source->from_command_line && source == &first)
-    out += "line " + std::to_string(line_number) + ": ";
+  if (error.has_location && source && !source->from_command_line && source == &first && origin_file.empty())
+    out += "line " + std::to_string(origin_line) + ": ";
   out += error.what();
   if (!error.has_location || !source) return out;
   std::string name = source->from_command_line ? "<command line>" : source->display_name;
-  out += "\n  --> " + name + ":" + std::to_string(line_number) + ":" + std::to_string(column);
+  if (!origin_file.empty()) name = origin_file;
+  out += "\n  --> " + name + ":" + std::to_string(origin_line) + ":" + std::to_string(column);
   std::string line;
   size_t caret;
   source_line(*source->text, pos, &line, &caret);
-  std::string gutter = std::to_string(line_number);
+  std::string gutter = std::to_string(origin_line);
   out += "\n " + gutter + " | " + line;
   std::string pad;
   for (size_t i = 0; i < caret && i < line.size(); ++i) pad.push_back(line[i] == '\t' ? '\t' : ' ');

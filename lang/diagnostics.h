@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ast.h"
+#include "preprocess.h"
 
 namespace dsched::lang {
 
@@ -24,6 +25,7 @@ struct SourceView {
   const std::string* text;
   bool from_command_line;
   bool is_library;  // stdlib sources: errors there are reported against the user's script
+  const std::vector<LineOrigin>* origins = nullptr;  // -C: where each line of `text` came from
 };
 
 // DTrace's first line ("dsched: failed to compile script x.d: line 5: ..." or "dsched: invalid

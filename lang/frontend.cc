@@ -17,33 +17,45 @@
 namespace dsched::lang {
 namespace {
 
-// The texts of one compile: the library's, then the user's (possibly preprocessed). They outlive
-// the compile's error messages, which quote them.
+// The texts of one compile: the embedded library's, the -L libraries', then the user's (possibly
+// preprocessed). They outlive the compile's error messages, which quote them.
 class Sources {
  public:
-  explicit Sources(const std::vector<ScriptSource>& sources) {
+  Sources(const std::vector<ScriptSource>& libraries, const std::vector<ScriptSource>& sources) {
     for (const stdlib::Source& lib : stdlib::sources()) {
       texts_.emplace_back(lib.text);
       views_.push_back({std::string(lib.name), nullptr, false, true});
     }
-    for (const ScriptSource& source : sources) {
-      texts_.push_back(source.text);
-      views_.push_back({source.display_name, nullptr, source.from_command_line, false});
-    }
+    for (const std::vector<ScriptSource>* group : {&libraries, &sources})
+      for (const ScriptSource& source : *group) {
+        texts_.push_back(source.text);
+        views_.push_back({source.display_name, nullptr, source.from_command_line, false});
+      }
     for (size_t i = 0; i < views_.size(); ++i) views_[i].text = &texts_[i];
+    origins_.resize(views_.size());
+    library_count_ = stdlib::sources().size() + libraries.size();
   }
   size_t size() const { return texts_.size(); }
-  static size_t library_count() { return stdlib::sources().size(); }
+  // The sources before the user's: the embedded library and the -L libraries.
+  size_t library_count() const { return library_count_; }
   std::string& text(size_t i) { return texts_[i]; }
   bool is_library(size_t i) const { return views_[i].is_library; }
+  void set_preprocessed(size_t i, MappedText mapped) {
+    texts_[i] = std::move(mapped.text);
+    origins_[i] = std::move(mapped.origins);
+    views_[i].origins = &origins_[i];
+  }
   const std::vector<SourceView>& views() const { return views_; }
 
  private:
   std::vector<std::string> texts_;
   std::vector<SourceView> views_;
+  std::vector<std::vector<LineOrigin>> origins_;  // -C: per source, where its lines came from
+  size_t library_count_ = 0;
 };
 
-std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types) {
+std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types,
+                                 std::string* cpp_messages) {
   std::unordered_set<std::string> typedef_names;
   for (const BuiltinTypedef& t : builtin_typedefs()) typedef_names.insert(t.name);
   typedef_names.insert("caddr_t");
@@ -51,8 +63,10 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
   for (size_t i = 0; i < sources.size(); ++i) {
     if (options.preprocess && !sources.is_library(i)) {
       std::string output, error;
-      if (!run_preprocessor(sources.text(i), options.cpp_args, &output, &error)) throw CompileError({}, error, false);
-      sources.text(i) = std::move(output);
+      std::vector<std::string> cpp_args = options.cpp_args;
+      for (std::string& flag : conformance_flags(options.cli_options.text("stdc"))) cpp_args.push_back(flag);
+      if (!run_preprocessor(sources.text(i), cpp_args, &output, cpp_messages, &error)) throw CompileError({}, error, false);
+      sources.set_preprocessed(i, strip_line_markers(output));
     }
     ParseContext ctx{types, typedef_names, trees[i]};
     parse_source(sources.text(i), uint32_t(i), ctx);
@@ -89,16 +103,16 @@ std::string rendered_errors(const Sources& sources, Body body) {
 // either ends up rendered in `error`.
 template <typename Then>
 void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options, std::string& error,
-                Then then) {
+                std::string& cpp_messages, Then then) {
   if (script_sources.empty()) {
     error = "dsched: no program to compile";
     return;
   }
-  Sources sources(script_sources);
+  Sources sources(options.libraries, script_sources);
   error = rendered_errors(sources, [&] {
     auto types = std::make_shared<TypeUniverse>(256);
-    std::vector<ParseTree> trees = parse_all(sources, options, *types);
-    then(trees, std::move(types));
+    std::vector<ParseTree> trees = parse_all(sources, options, *types, &cpp_messages);
+    then(trees, std::move(types), sources.library_count());
   });
 }
 
@@ -107,16 +121,17 @@ void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendO
 Compilation compile(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
                     ProbeCatalog& catalog, Stage until, std::optional<Stage> dump) {
   Compilation result;
-  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
+  parse_then(script_sources, options, result.error, result.cpp_messages,
+             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t library_count) {
     if (dump == Stage::Parse)
-      for (size_t i = Sources::library_count(); i < trees.size(); ++i) result.dump += lang::dump(trees[i]);
+      for (size_t i = library_count; i < trees.size(); ++i) result.dump += lang::dump(trees[i]);
     if (until == Stage::Parse) return;
 
     std::unique_ptr<Program> program = check_trees(trees, options, catalog, std::move(types));
     result.matched.assign(script_sources.size(), 0);
     for (const Clause& clause : program->clauses) {
-      if (clause.loc.begin.file >= Sources::library_count())
-        result.matched[clause.loc.begin.file - Sources::library_count()] += clause.probes.size();
+      if (clause.loc.begin.file >= library_count)
+        result.matched[clause.loc.begin.file - library_count] += clause.probes.size();
       for (const Probe* probe : clause.probes)
         if (std::find(result.probes.begin(), result.probes.end(), probe) == result.probes.end())
           result.probes.push_back(probe);
@@ -136,7 +151,8 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
 CheckResult check(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options,
                   ProbeCatalog& catalog) {
   CheckResult result;
-  parse_then(script_sources, options, result.error, [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types) {
+  parse_then(script_sources, options, result.error, result.cpp_messages,
+             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t) {
     result.program = check_trees(trees, options, catalog, std::move(types));
   });
   return result;

@@ -30,6 +30,7 @@ struct FrontendOptions {
   bool allow_zero_matches = false;      // -Z: a description matching no probe is not an error
   abi::Options cli_options;             // -x name[=value], already checked; they override pragmas
   bool stamp_records = false;           // dsched timeline: each record says when and where it fired
+  std::vector<ScriptSource> libraries;  // -L: D libraries, compiled before the sources
 };
 
 // The stages a compile goes through; each can be shown (--dump=..., -S).
@@ -46,6 +47,7 @@ struct Compilation {
   std::vector<uint64_t> matched;     // per source: how many probes its clauses enable
   std::string dump;                  // the requested stage's rendering
   std::string error;                 // full message for stderr (may be several lines)
+  std::string cpp_messages;          // -C: what cpp said besides the text (warnings, -H)
 };
 
 // Compiles `sources` up to and including `until`; `dump` names a stage to render (or `until`
@@ -57,6 +59,7 @@ Compilation compile(const std::vector<ScriptSource>& sources, const FrontendOpti
 struct CheckResult {
   std::unique_ptr<Program> program;  // null on error
   std::string error;
+  std::string cpp_messages;
 };
 CheckResult check(const std::vector<ScriptSource>& sources, const FrontendOptions& options, ProbeCatalog& catalog);
 

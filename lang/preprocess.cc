@@ -22,15 +22,68 @@ void close_fd(int& fd) {
 
 }  // namespace
 
+namespace {
+
+// A line marker, `# 12 "file" 1 3`: true with the line number and the file's name set.
+bool parse_line_marker(std::string_view line, uint32_t* number, std::string* file) {
+  if (line.size() < 3 || line[0] != '#' || line[1] != ' ') return false;
+  size_t i = 2;
+  uint32_t n = 0;
+  if (i >= line.size() || line[i] < '0' || line[i] > '9') return false;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9') n = n * 10 + uint32_t(line[i++] - '0');
+  if (i + 1 >= line.size() || line[i] != ' ' || line[i + 1] != '"') return false;
+  file->clear();
+  for (i += 2; i < line.size() && line[i] != '"'; ++i) {
+    if (line[i] == '\\' && i + 1 < line.size()) ++i;
+    file->push_back(line[i]);
+  }
+  *number = n;
+  return true;
+}
+
+}  // namespace
+
+MappedText strip_line_markers(const std::string& cpp_output) {
+  MappedText mapped;
+  mapped.text.reserve(cpp_output.size());
+  LineOrigin next{"", 1};
+  size_t start = 0;
+  while (start < cpp_output.size()) {
+    size_t end = cpp_output.find('\n', start);
+    if (end == std::string::npos) end = cpp_output.size();
+    std::string_view line(cpp_output.data() + start, end - start);
+    uint32_t number;
+    std::string file;
+    if (parse_line_marker(line, &number, &file)) {
+      mapped.origins.push_back(next);  // the blanked marker keeps its neighbour's origin
+      next = {file == "<stdin>" ? "" : file, number};
+    } else {
+      mapped.text += line;
+      mapped.origins.push_back(next);
+      ++next.line;
+    }
+    mapped.text += '\n';
+    start = end + 1;
+  }
+  return mapped;
+}
+
+std::vector<std::string> conformance_flags(const std::string& stdc) {
+  if (stdc == "a" || stdc == "t") return {"-std=gnu89"};  // ISO C with K&R extensions
+  if (stdc == "c") return {"-std=c89", "-pedantic"};     // strictly conforming ISO C
+  if (stdc == "s") return {"-traditional-cpp"};          // K&R C
+  return {};
+}
+
 bool run_preprocessor(const std::string& text, const std::vector<std::string>& cpp_args,
-                      std::string* output, std::string* error) {
+                      std::string* output, std::string* messages, std::string* error) {
   int in[2], out[2], err[2], exec_status[2];
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
       pipe2(exec_status, O_CLOEXEC)) {
     *error = std::string("cannot create pipes for cpp: ") + std::strerror(errno);
     return false;
   }
-  std::vector<std::string> argv_text = {kPreprocessor, "-P", "-x", "c"};
+  std::vector<std::string> argv_text = {kPreprocessor, "-x", "c"};
   argv_text.insert(argv_text.end(), cpp_args.begin(), cpp_args.end());
   argv_text.push_back("-");
   std::vector<char*> argv;
@@ -118,6 +171,7 @@ bool run_preprocessor(const std::string& text, const std::vector<std::string>& c
     *error = std::string("C preprocessor failed") + (first.empty() ? "" : ": " + first);
     return false;
   }
+  messages->append(diagnostics);
   return true;
 }
 

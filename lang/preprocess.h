@@ -1,12 +1,34 @@
-// -C: runs a script through the C preprocessor (cpp -P) before compiling it.
+// -C: runs a script through the C preprocessor before compiling it, and maps the lines of what
+// cpp wrote back to the files and lines they came from (cpp's `# N "file"` line markers).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace dsched::lang {
 
 // False with `error` set when cpp cannot be run or fails (its first diagnostic line is kept).
+// On success cpp's own messages (warnings, -H's included files) are added to `messages`.
 bool run_preprocessor(const std::string& text, const std::vector<std::string>& cpp_args,
-                      std::string* output, std::string* error);
+                      std::string* output, std::string* messages, std::string* error);
+
+// Where one line of cpp's output came from; `file` is empty for the script itself.
+struct LineOrigin {
+  std::string file;
+  uint32_t line = 0;
+};
+
+// cpp's output with each line marker blanked (the lexer never sees one), and the origin of each
+// line: origins[i] is line i + 1's.
+struct MappedText {
+  std::string text;
+  std::vector<LineOrigin> origins;
+};
+MappedText strip_line_markers(const std::string& cpp_output);
+
+// cpp's flags for DTrace's ISO C conformance setting (-X, the stdc option): a, c, s or t; none
+// for "" (cpp's default). GNU cpp always defines __STDC__ as 1, except with -Xs, where the
+// traditional preprocessor leaves it undefined as DTrace does.
+std::vector<std::string> conformance_flags(const std::string& stdc);
 
 }  // namespace dsched::lang

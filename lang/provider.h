@@ -34,6 +34,19 @@ struct Probe {
   std::string full_name() const;  // "sched:vmlinux::on-cpu"
 };
 
+// DTrace's stability attributes (-lv): how stable the names are, how stable what they mean is,
+// and the class of system they depend on.
+struct Stability {
+  const char* names;
+  const char* data;
+  const char* dependency_class;
+};
+
+struct ProviderStability {
+  Stability description;  // the weakest of provider, module, function and name
+  Stability arguments;
+};
+
 class Provider {
  public:
   virtual ~Provider() = default;
@@ -42,6 +55,10 @@ class Provider {
   virtual std::vector<Probe> probes() const = 0;
   // A probe that a description names exactly but that is not listed (profile-N at any rate).
   virtual std::optional<Probe> probe_named(std::string_view name) const { return std::nullopt; }
+  // As DTrace's statically defined (SDT) providers declare theirs; others override.
+  virtual ProviderStability stability() const {
+    return {{"Private", "Private", "Unknown"}, {"Evolving", "Evolving", "ISA"}};
+  }
   // The hook that fires `probe` (one of this provider's, and supported).
   virtual const codegen::Hook& hook(const Probe& probe) const = 0;
   // Providers whose probes are read from the running kernel (hundreds of them) are listed only

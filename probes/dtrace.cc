@@ -27,6 +27,9 @@ class OnDemandHook : public codegen::Hook {
 class DtraceProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "dtrace"; }
+  lang::ProviderStability stability() const override {
+    return {{"Stable", "Stable", "Common"}, {"Stable", "Stable", "Common"}};
+  }
   std::vector<lang::Probe> probes() const override {
     std::vector<lang::Probe> list;
     for (const char* name : {"BEGIN", "END", "ERROR"}) list.push_back({0, "dtrace", "", "", name, {}, "", this});

@@ -57,6 +57,9 @@ class TimerHook : public codegen::Hook {
 class ProfileProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "profile"; }
+  lang::ProviderStability stability() const override {
+    return {{"Unstable", "Unstable", "Common"}, {"Evolving", "Evolving", "Common"}};
+  }
   std::vector<lang::Probe> probes() const override {
     std::vector<lang::Probe> list;
     for (const char* name : {"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999", "profile-4001",

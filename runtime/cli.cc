@@ -1,5 +1,6 @@
 #include "runtime/cli.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace dsched {
@@ -12,31 +13,65 @@ Result fail(std::string message) { return {std::nullopt, CliError{std::move(mess
 // Short options that take an argument, as in dtrace(1).
 bool takes_argument(char flag) {
   switch (flag) {
-    case 's': case 'n': case 'P': case 'x': case 'c': case 'p': case 'o':
-    case 'D': case 'U': case 'I':
+    case 'b': case 'c': case 'D': case 'f': case 'i': case 'I': case 'L': case 'm': case 'n':
+    case 'o': case 'p': case 'P': case 's': case 'U': case 'x': case 'X':
       return true;
     default:
       return false;
   }
 }
 
+// dtrace(1) flags that have no meaning without a kernel-resident DTrace, and why.
+const char* refusal_reason(std::string_view flag) {
+  if (flag == "a") return "-a is not supported: anonymous tracing state needs a kernel-resident DTrace";
+  if (flag == "A") return "-A is not supported: boot-time (anonymous) enablings need a kernel-resident DTrace";
+  if (flag == "G") return "-G is not supported: dsched has no user-space providers to build a DOF object for";
+  if (flag == "32") return "-32 is not supported: dsched compiles only for the running 64-bit kernel";
+  if (flag == "64") return "-64 is not supported: dsched compiles only for the running kernel, without a choice of data model";
+  return nullptr;
+}
+
+// Sets option `name` from a flag's value (-b, -X) or as a flag (-F, -q), as -x would.
+std::optional<CliError> set_option(Invocation& inv, const std::string& name, std::optional<std::string> value) {
+  abi::OptionValue parsed;
+  std::string error;
+  if (!abi::parse_option(name, value, &parsed, &error)) return CliError{error};
+  inv.options.set(name, parsed);
+  return std::nullopt;
+}
+
 std::optional<CliError> apply_option(Invocation& inv, char flag, const std::string& value) {
+  using Kind = ProgramPiece::Kind;
   switch (flag) {
-    case 's': inv.pieces.push_back({ProgramPiece::Kind::ScriptFile, value}); break;
-    case 'n': inv.pieces.push_back({ProgramPiece::Kind::Description, value}); break;
-    case 'P': inv.pieces.push_back({ProgramPiece::Kind::Provider, value}); break;
+    case 's': inv.pieces.push_back({Kind::ScriptFile, value}); break;
+    case 'P': case 'm': case 'f': {
+      ProgramPiece piece{flag == 'P' ? Kind::Provider : flag == 'm' ? Kind::Module : Kind::Function, value};
+      std::string text, error;
+      if (!description_clause(piece, &text, &error)) return CliError{error};
+      inv.pieces.push_back(piece);
+      break;
+    }
+    case 'n': inv.pieces.push_back({Kind::Description, value}); break;
+    case 'i': {
+      auto [id, clause] = split_clause(value);
+      unsigned number = 0;
+      auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), number);
+      if (ec != std::errc() || end != id.data() + id.size() || number == 0)
+        return CliError{"invalid probe ID: " + id};
+      inv.pieces.push_back({Kind::ProbeId, value});
+      break;
+    }
     case 'x': {
       auto eq = value.find('=');
       if (eq == 0 || value.empty()) return CliError{"invalid option -x " + value};
-      std::string name = value.substr(0, eq);
       std::optional<std::string> given;
       if (eq != std::string::npos) given = value.substr(eq + 1);
-      abi::OptionValue parsed;
-      std::string error;
-      if (!abi::parse_option(name, given, &parsed, &error)) return CliError{error};
-      inv.options.set(name, parsed);
-      break;
+      return set_option(inv, value.substr(0, eq), given);
     }
+    case 'b': return set_option(inv, "bufsize", value);
+    case 'F': return set_option(inv, "flowindent", std::nullopt);
+    case 'q': return set_option(inv, "quiet", std::nullopt);
+    case 'X': return set_option(inv, "stdc", value);
     case 'c': inv.command = value; break;
     case 'p': {
       long pid = 0;
@@ -50,18 +85,33 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
     case 'D': inv.cpp_args.push_back("-D" + value); break;
     case 'U': inv.cpp_args.push_back("-U" + value); break;
     case 'I': inv.cpp_args.push_back("-I" + value); break;
-    case 'q': inv.options.set("quiet", abi::OptionValue{abi::OptionKind::Flag, 1, ""}); break;
+    case 'H': inv.cpp_args.push_back("-H"); break;
+    case 'L': inv.library_dirs.push_back(value); break;
     case 'S': inv.dump = "llvm"; break;
     case 'e': inv.mode = Invocation::Mode::CompileOnly; break;
     case 'l': inv.mode = Invocation::Mode::List; break;
     case 'h': inv.mode = Invocation::Mode::Help; break;
+    case 'V': inv.mode = Invocation::Mode::ApiVersion; break;
     case 'v': inv.verbose = true; break;
     case 'w': inv.destructive = true; break;
     case 'Z': inv.allow_zero_matches = true; break;
     case 'C': inv.preprocess = true; break;
-    default: return CliError{std::string("invalid option -- '") + flag + "'"};
+    default: {
+      if (const char* reason = refusal_reason(std::string_view(&flag, 1))) return CliError{reason, false};
+      return CliError{std::string("invalid option -- '") + flag + "'"};
+    }
   }
   return std::nullopt;
+}
+
+// The number of the description field a flag names: provider 0 ... name 3.
+int field_of(ProgramPiece::Kind kind) {
+  switch (kind) {
+    case ProgramPiece::Kind::Provider: return 0;
+    case ProgramPiece::Kind::Module: return 1;
+    case ProgramPiece::Kind::Function: return 2;
+    default: return 3;
+  }
 }
 
 }  // namespace
@@ -97,6 +147,8 @@ Result parse_command_line(const std::vector<std::string>& args) {
       continue;
     }
     if (arg[1] == '-') return fail("invalid option '" + arg + "'");
+    if (const char* reason = refusal_reason(std::string_view(arg).substr(1)))
+      return {std::nullopt, CliError{reason, false}};
     // A cluster of short flags, e.g. -qs file or -xquiet.
     for (size_t j = 1; j < arg.size(); ++j) {
       char flag = arg[j];
@@ -115,25 +167,67 @@ Result parse_command_line(const std::vector<std::string>& args) {
     }
   }
   if (!inv.command.empty() && inv.pid != 0) return fail("only one of -c and -p may be given");
+  bool has_script = std::any_of(inv.pieces.begin(), inv.pieces.end(),
+                                [](const ProgramPiece& p) { return p.kind == ProgramPiece::Kind::ScriptFile; });
+  if (inv.mode == Invocation::Mode::Help && has_script)
+    return {std::nullopt, CliError{"-h with -s is not supported: it writes a header for user-space providers, "
+                                   "which dsched does not have (without -s, -h prints this help)", false}};
   bool needs_program = inv.mode == Invocation::Mode::Run || inv.mode == Invocation::Mode::CompileOnly;
   if (needs_program && inv.pieces.empty())
     return fail("no probes specified: use -s script, -n description or -P provider");
   return {inv, std::nullopt};
 }
 
+std::pair<std::string, std::string> split_clause(const std::string& text) {
+  size_t start = text.find_first_of("/{");
+  if (start == std::string::npos) return {text, ""};
+  size_t end = text.find_last_not_of(" \t\n", start == 0 ? 0 : start - 1);
+  return {start == 0 ? "" : text.substr(0, end + 1), text.substr(start)};
+}
+
+bool description_clause(const ProgramPiece& piece, std::string* text, std::string* error) {
+  auto [head, clause] = split_clause(piece.text);
+  int field = field_of(piece.kind);
+  // -n keeps DTrace's reading of a description (fields from the right, lists, globs) as written.
+  if (piece.kind == ProgramPiece::Kind::Description) {
+    *text = piece.text;
+    return true;
+  }
+  int colons = int(std::count(head.begin(), head.end(), ':'));
+  if (colons > field) {
+    static const char* const forms[] = {"provider", "[provider:]module", "[[provider:]module:]function"};
+    *error = "invalid probe description \"" + head + "\": " + forms[field] + " expected";
+    return false;
+  }
+  *text = std::string(size_t(field - colons), ':') + head + std::string(size_t(3 - field), ':');
+  if (!clause.empty()) *text += " " + clause;
+  return true;
+}
+
 std::string usage_text() {
-  return "Usage: dsched [-CelqSvwZ] [-c cmd] [-D name[=def]] [-I path] [-o output] [-p pid]\n"
-         "              [-x opt[=val]] [-U name] [-n description] [-P provider] [-s script] [args ...]\n"
+  return "Usage: dsched [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] [-L path]\n"
+         "              [-o output] [-p pid] [-s script] [-U name] [-x opt[=val]] [-X a|c|s|t]\n"
+         "              [-P provider [[predicate] action]] [-m [provider:]module [[predicate] action]]\n"
+         "              [-f [[provider:]module:]func [[predicate] action]]\n"
+         "              [-n [[[provider:]module:]func:]name [[predicate] action]]\n"
+         "              [-i probe-id [[predicate] action]] [args ...]\n"
          "       dsched ctprof capture|compare|show|metric-list ...\n"
          "       dsched timeline -o file [-d duration] [-c cmd | -p pid] ...  (see dsched timeline --help)\n"
          "\n"
+         "\t-b  set trace buffer size\n"
          "\t-c  run specified command and exit upon its completion\n"
          "\t-C  run cpp(1) preprocessor on script files\n"
          "\t-D  define symbol when invoking preprocessor\n"
          "\t-e  exit after compiling request but prior to enabling probes\n"
-         "\t-h  show this help\n"
+         "\t-f  enable or list probes matching the specified function name\n"
+         "\t-F  coalesce trace output by function\n"
+         "\t-h  show this help (with -s: refused, dsched has no user-space providers)\n"
+         "\t-H  print included files when invoking preprocessor\n"
+         "\t-i  enable or list probes matching the specified probe id\n"
          "\t-I  add include directory to preprocessor search path\n"
          "\t-l  list probes matching specified criteria\n"
+         "\t-L  add library directory to library search path\n"
+         "\t-m  enable or list probes matching the specified module name\n"
          "\t-n  enable or list probes matching the specified probe name\n"
          "\t-o  set output file\n"
          "\t-p  grab specified process-ID and cache its symbol tables\n"
@@ -143,8 +237,10 @@ std::string usage_text() {
          "\t-S  print the compiled program (LLVM IR, as optimised for BPF)\n"
          "\t-U  undefine symbol when invoking preprocessor\n"
          "\t-v  set verbose mode (report stability attributes, arguments)\n"
+         "\t-V  report DTrace API version\n"
          "\t-w  permit destructive actions\n"
          "\t-x  enable or modify compiler and tracing options\n"
+         "\t-X  specify ISO C conformance settings for preprocessor\n"
          "\t-Z  permit probe descriptions that match zero probes\n"
          "\t--dump=ast|types|ir  print a stage of the compile: the parse tree, the typed program,\n"
          "\t           or the LLVM IR as generated\n"

@@ -9,20 +9,22 @@
 
 namespace dsched {
 
-// One -s, -n or -P argument, in command-line order.
+// One -s, -P, -m, -f, -n or -i argument, in command-line order. All but -s name probes by one
+// field of the description (the fields before it may be given too) and may carry a clause.
 struct ProgramPiece {
-  enum class Kind { ScriptFile, Description, Provider };
+  enum class Kind { ScriptFile, Provider, Module, Function, Description, ProbeId };
   Kind kind;
   std::string text;
 };
 
 struct Invocation {
-  enum class Mode { Run, CompileOnly, List, Help, Version, Ctprof, Timeline, Demo, DemoWorkload };
+  enum class Mode { Run, CompileOnly, List, Help, Version, ApiVersion, Ctprof, Timeline, Demo, DemoWorkload };
   Mode mode = Mode::Run;
   std::vector<ProgramPiece> pieces;
   std::vector<std::string> script_args;  // positional arguments: $1, $2, ...
   abi::Options options;                    // -x name[=value] (checked), -q as quiet
-  std::vector<std::string> cpp_args;      // -D, -U, -I, kept in their flag form
+  std::vector<std::string> cpp_args;      // -D, -U, -I, -H, -X, kept as cpp's flags
+  std::vector<std::string> library_dirs;  // -L: directories of D libraries (*.d) to load first
   bool preprocess = false;                // -C
   bool destructive = false;               // -w
   bool verbose = false;                   // -v
@@ -37,7 +39,8 @@ struct Invocation {
 };
 
 struct CliError {
-  std::string message;  // without the "dsched: " prefix
+  std::string message;       // without the "dsched: " prefix
+  bool show_usage = true;    // false for flags refused as meaningless here: the reason says it all
 };
 
 // Parses argv (argv[0] excluded). Returns the invocation or a usage error.
@@ -46,5 +49,13 @@ std::pair<std::optional<Invocation>, std::optional<CliError>> parse_command_line
 
 // The text printed by -h / --help and after usage errors.
 std::string usage_text();
+
+// The D text of a -P/-m/-f/-n piece: its probe description with every field placed (-m sched
+// becomes ":sched::"), then its clause if it has one. False with `error` set when the piece
+// names more fields than its flag allows. -s and -i pieces are not descriptions: not accepted.
+bool description_clause(const ProgramPiece& piece, std::string* text, std::string* error);
+
+// A -P/-m/-f/-n/-i piece split where its clause (predicate or body) starts.
+std::pair<std::string, std::string> split_clause(const std::string& text);
 
 }  // namespace dsched

@@ -1,6 +1,7 @@
 #include "runtime/driver.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,7 +16,10 @@
 #include "probes/ctprof/ctprof.h"
 #include "runtime/cli.h"
 #include "runtime/demo.h"
+#include "runtime/output/json_output.h"
 #include "runtime/output/text_output.h"
+#include "runtime/privileges.h"
+#include "runtime/probe_listing.h"
 #include "runtime/session.h"
 #include "runtime/support/target_process.h"
 #include "runtime/timeline/recording.h"
@@ -27,9 +31,12 @@ namespace {
 
 constexpr int kCompileError = 1;
 constexpr int kUsageError = 2;
+// The D language version dsched's front end follows (-V), as DTrace reports its own.
+constexpr const char* kDApiVersion = "1.13";
 
-int usage_error(const std::string& message) {
-  std::cerr << "dsched: " << message << "\n" << usage_text();
+int usage_error(const CliError& error) {
+  std::cerr << "dsched: " << error.message << "\n";
+  if (error.show_usage) std::cerr << usage_text();
   return kUsageError;
 }
 
@@ -45,30 +52,67 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
-// The D sources of the -s/-n/-P pieces, in order.
-bool gather_sources(const std::vector<ProgramPiece>& pieces, std::vector<lang::ScriptSource>& sources,
-                    std::string& error) {
+// The D text of a -i piece: the full description of the probe with that ID, then its clause.
+bool probe_id_clause(const std::string& piece, const lang::ProbeCatalog& catalog, std::string& text,
+                     std::string& error) {
+  auto [id, clause] = split_clause(piece);
+  for (const lang::Probe* probe : catalog.all())
+    if (std::to_string(probe->id) == id) {
+      text = probe->full_name() + (clause.empty() ? "" : " " + clause);
+      return true;
+    }
+  error = "invalid probe specifier " + piece + ": probe ID " + id + " does not exist";
+  return false;
+}
+
+// The D sources of the -s/-P/-m/-f/-n/-i pieces, in order.
+bool gather_sources(const std::vector<ProgramPiece>& pieces, const lang::ProbeCatalog& catalog,
+                    std::vector<lang::ScriptSource>& sources, std::string& error) {
   for (const ProgramPiece& piece : pieces) {
-    lang::ScriptSource source;
+    lang::ScriptSource source{piece.text, "", true};
+    bool ok = true;
     switch (piece.kind) {
       case ProgramPiece::Kind::ScriptFile:
-        source.display_name = piece.text;
-        if (!read_file(piece.text, source.text, error)) return false;
+        source.from_command_line = false;
+        ok = read_file(piece.text, source.text, error);
         break;
-      case ProgramPiece::Kind::Description:
-        source = {piece.text, piece.text, true};
+      case ProgramPiece::Kind::ProbeId:
+        ok = probe_id_clause(piece.text, catalog, source.text, error);
         break;
-      case ProgramPiece::Kind::Provider:
-        source = {piece.text, piece.text + ":::", true};
+      default:
+        ok = description_clause(piece, &source.text, &error);
         break;
     }
+    if (!ok) return false;
     sources.push_back(std::move(source));
   }
   return true;
 }
 
-lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid, bool stamp_records = false) {
-  lang::FrontendOptions options;
+// -L: every *.d file of each directory, in name order, as DTrace loads its libraries.
+bool gather_libraries(const std::vector<std::string>& dirs, std::vector<lang::ScriptSource>& libraries,
+                      std::string& error) {
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".d" && entry.is_regular_file()) files.push_back(entry.path());
+    if (ec) {
+      error = "failed to open library directory " + dir + ": " + ec.message();
+      return false;
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      lang::ScriptSource library{file.string(), "", false};
+      if (!read_file(file.string(), library.text, error)) return false;
+      libraries.push_back(std::move(library));
+    }
+  }
+  return true;
+}
+
+// The compiler's options for this invocation, with the -L libraries read.
+bool frontend_options(const Invocation& inv, lang::FrontendOptions& options, std::string& error) {
   std::string script_name = "dsched";
   for (const ProgramPiece& piece : inv.pieces)
     if (piece.kind == ProgramPiece::Kind::ScriptFile) {
@@ -79,54 +123,50 @@ lang::FrontendOptions frontend_options(const Invocation& inv, long target_pid, b
   options.macro_args.insert(options.macro_args.end(), inv.script_args.begin(), inv.script_args.end());
   options.preprocess = inv.preprocess;
   options.cpp_args = inv.cpp_args;
-  options.target_pid = target_pid;
   options.destructive = inv.destructive;
   options.allow_zero_matches = inv.allow_zero_matches;
   options.cli_options = inv.options;
-  options.stamp_records = stamp_records;
-  return options;
+  return gather_libraries(inv.library_dirs, options.libraries, error);
 }
 
-void print_probe_list(const std::vector<const lang::Probe*>& probes) {
-  std::printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-  for (const lang::Probe* p : probes)
-    std::printf("%5u %10s %17s %33s %s\n", p->id, p->provider.c_str(), p->module.c_str(), p->function.c_str(),
-                p->name.c_str());
+int fail(const std::string& message) {
+  std::cerr << "dsched: " << message << "\n";
+  return kCompileError;
 }
 
+// -l: the probes each piece names (a script's: those its clauses enable), or every probe.
 int list_probes(const Invocation& inv) {
   lang::ProbeCatalog catalog;
-  if (inv.pieces.empty()) {
-    print_probe_list(catalog.all());
-    return 0;
-  }
   std::vector<const lang::Probe*> listed;
+  if (inv.pieces.empty()) listed = catalog.all();
   auto add = [&](const std::vector<const lang::Probe*>& found) {
     for (const lang::Probe* p : found)
       if (std::find(listed.begin(), listed.end(), p) == listed.end()) listed.push_back(p);
   };
+  lang::FrontendOptions options;
+  std::string error;
+  if (!frontend_options(inv, options, error)) return fail(error);
   for (const ProgramPiece& piece : inv.pieces) {
-    if (piece.kind == ProgramPiece::Kind::Provider) {
-      add(catalog.provider(piece.text));
-    } else if (piece.kind == ProgramPiece::Kind::Description) {
-      add(catalog.match(piece.text));
-    } else {
-      std::vector<lang::ScriptSource> sources;
-      std::string error;
-      if (!gather_sources({piece}, sources, error)) {
-        std::cerr << "dsched: " << error << "\n";
-        return kCompileError;
-      }
-      lang::Compilation compiled = lang::compile(sources, frontend_options(inv, 0), catalog, lang::Stage::Check);
+    std::vector<lang::ScriptSource> sources;
+    if (!gather_sources({piece}, catalog, sources, error)) return fail(error);
+    if (piece.kind == ProgramPiece::Kind::ScriptFile) {
+      lang::Compilation compiled = lang::compile(sources, options, catalog, lang::Stage::Check);
+      std::cerr << compiled.cpp_messages;
       if (!compiled.error.empty()) {
         std::cerr << compiled.error << "\n";
         return kCompileError;
       }
       add(compiled.probes);
+      continue;
     }
+    std::string description = split_clause(sources[0].text).first;
+    std::vector<const lang::Probe*> found = catalog.match(description);
+    if (found.empty() && !inv.allow_zero_matches)
+      return fail("failed to match " + description + ": No probe matches description");
+    add(found);
   }
   std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return a->id < b->id; });
-  print_probe_list(listed);
+  print_probe_list(stdout, listed, inv.verbose);
   return 0;
 }
 
@@ -174,11 +214,14 @@ int run_recorded(const abi::CompiledProgram& program, abi::Output& text, abi::Op
 
 // Runs the script of `inv`; with `timeline`, as dsched timeline -s/-n runs it.
 int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* timeline = nullptr) {
+  lang::ProbeCatalog catalog;
   std::vector<lang::ScriptSource> sources;
+  lang::FrontendOptions options;
   std::string error;
-  if (!gather_sources(inv.pieces, sources, error)) {
-    std::cerr << "dsched: " << error << "\n";
-    return kCompileError;
+  if (!gather_sources(inv.pieces, catalog, sources, error) || !frontend_options(inv, options, error))
+    return fail(error);
+  if (inv.mode == Invocation::Mode::Run) {
+    if (std::optional<std::string> why = missing_privileges()) return fail(*why);
   }
   // -c: the command exists (held before exec) before compiling, so $target is its pid.
   std::unique_ptr<TargetProcess> target;
@@ -186,16 +229,12 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
     target = TargetProcess::start_held(inv.command, error);
   else if (inv.mode == Invocation::Mode::Run && inv.pid)
     target = TargetProcess::follow(static_cast<pid_t>(inv.pid), error);
-  if (!error.empty()) {
-    std::cerr << "dsched: " << error << "\n";
-    return kCompileError;
-  }
-  long target_pid = target ? target->pid() : inv.pid;
+  if (!error.empty()) return fail(error);
+  options.target_pid = target ? target->pid() : inv.pid;
 
-  lang::ProbeCatalog catalog;
-  lang::Compilation compiled =
-      lang::compile(sources, frontend_options(inv, target_pid, timeline != nullptr), catalog, lang::Stage::Object,
-                    dump_stage(inv.dump));
+  options.stamp_records = timeline != nullptr;
+  lang::Compilation compiled = lang::compile(sources, options, catalog, lang::Stage::Object, dump_stage(inv.dump));
+  std::cerr << compiled.cpp_messages;
   std::cout << compiled.dump << std::flush;
   if (!compiled.error.empty()) {
     std::cerr << compiled.error << "\n";
@@ -211,16 +250,17 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   std::string out_name = "standard output";
   if (!inv.output_path.empty()) {
     out = std::fopen(inv.output_path.c_str(), "a");
-    if (!out) {
-      std::cerr << "dsched: failed to open output file '" << inv.output_path << "': " << std::strerror(errno) << "\n";
-      return kCompileError;
-    }
+    if (!out) return fail("failed to open output file '" + inv.output_path + "': " + std::strerror(errno));
     out_name = inv.output_path;
   }
-  abi::Options options = compiled.program->options;
-  output::TextOutput text(out, out_name, stderr, options);
-  int status = timeline ? run_recorded(*compiled.program, text, options, config, *timeline)
-                        : run_session(*compiled.program, text, options, config);
+  abi::Options run_options = compiled.program->options;
+  std::unique_ptr<abi::Output> output;
+  if (run_options.text("oformat") == "json")
+    output = std::make_unique<output::JsonOutput>(out, out_name, stderr, run_options);
+  else
+    output = std::make_unique<output::TextOutput>(out, out_name, stderr, run_options);
+  int status = timeline ? run_recorded(*compiled.program, *output, run_options, config, *timeline)
+                        : run_session(*compiled.program, *output, run_options, config);
   if (out != stdout) std::fclose(out);
   return status;
 }
@@ -248,7 +288,7 @@ int run_timeline(const std::vector<std::string>& args) {
 
 int run_main(const std::vector<std::string>& args) {
   auto [invocation, cli_error] = parse_command_line(args);
-  if (cli_error) return usage_error(cli_error->message);
+  if (cli_error) return usage_error(*cli_error);
   const Invocation& inv = *invocation;
   switch (inv.mode) {
     case Invocation::Mode::Help:
@@ -256,6 +296,9 @@ int run_main(const std::vector<std::string>& args) {
       return 0;
     case Invocation::Mode::Version:
       std::cout << "dsched " << DSCHED_VERSION << "\n";
+      return 0;
+    case Invocation::Mode::ApiVersion:
+      std::cout << "dsched: Sun D " << kDApiVersion << " (dsched " << DSCHED_VERSION << ")\n";
       return 0;
     case Invocation::Mode::Ctprof:
       return ctprof::run_cli(inv.ctprof_args, std::cout, std::cerr);

@@ -1,5 +1,7 @@
 #include "runtime/loader.h"
 
+#include "runtime/privileges.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -60,6 +62,12 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
         clause = "clause for " + point.clause;
         break;
       }
+    }
+    if (std::optional<std::string> missing = missing_kernel_object(verifier)) {
+      error = "failed to enable " + clause + ": " + *missing;
+      if (verbose) error += "\nlibbpf:\n" + verifier;
+      bpf_object__close(object);
+      return nullptr;
     }
     error = "failed to enable " + clause + ": the kernel refused it (" + errno_text(err) + ")";
     if (!verifier.empty())

@@ -57,7 +57,8 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
   abi::RecordHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
   abi::RecordView record(bytes);
-  abi::Firing firing{header.cpu, layout.probe_id, layout.probe_function, layout.probe_name, std::nullopt};
+  abi::Firing firing{header.cpu,         layout.probe_id,       layout.probe_provider, layout.probe_module,
+                     layout.probe_function, layout.probe_name, std::nullopt};
   if (program_.stamped_records) {
     abi::RecordStamp stamp;
     std::memcpy(&stamp, bytes.data() + sizeof header, sizeof stamp);

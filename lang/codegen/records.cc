@@ -27,6 +27,8 @@ void Records::begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave) {
   epid_ = static_cast<uint32_t>(layouts_.size());
   abi::RecordLayout layout;
   layout.probe_id = probe.id;
+  layout.probe_provider = probe.provider;
+  layout.probe_module = probe.module;
   layout.probe_function = probe.function;
   layout.probe_name = probe.name;
   layout.probe_description = probe.full_name();

@@ -52,6 +52,24 @@ std::string probe_prefix(unsigned cpu, unsigned probe_id, std::string_view funct
   return cformat("%3u %6u %32s ", cpu, probe_id, fn.c_str());
 }
 
+std::string flow_heading() { return cformat("%3s %-41s\n", "CPU", "FUNCTION"); }
+
+std::string flow_prefix(unsigned cpu, std::string_view provider, std::string_view function, std::string_view name,
+                        unsigned& depth) {
+  bool syscall = provider == "syscall";
+  std::string marked;
+  if (name == "entry") {
+    marked = std::string(depth, ' ') + (syscall ? "=> " : "-> ") + std::string(function);
+    depth += 2;
+  } else if (name == "return") {
+    depth = depth >= 2 ? depth - 2 : 0;
+    marked = std::string(depth, ' ') + (syscall ? "<= " : "<- ") + std::string(function);
+  } else {
+    marked = std::string(depth, ' ') + "| " + std::string(function) + ":" + std::string(name);
+  }
+  return cformat("%3u %-41s ", cpu, marked.c_str());
+}
+
 std::string matched_probes(bool is_script, std::string_view name, uint64_t count) {
   return cformat("%s%s '%.*s' matched %llu probe%s\n", kTool, is_script ? "script" : "description", int(name.size()),
                  name.data(), (unsigned long long)count, count == 1 ? "" : "s");

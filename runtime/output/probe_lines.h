@@ -26,6 +26,14 @@ std::string heading();
 // (":BEGIN" for dtrace:::BEGIN). The clause's records follow, then "\n".
 std::string probe_prefix(unsigned cpu, unsigned probe_id, std::string_view function, std::string_view name);
 
+// flowindent: the heading, and the start of each per-fire line: the function indented by the
+// depth of entries (an `entry` probe prints "-> function" and deepens, a `return` probe
+// shallows and prints "<- function"; the syscall provider's are "=>" and "<="), other probes
+// "| function:name". `depth` is updated.
+std::string flow_heading();
+std::string flow_prefix(unsigned cpu, std::string_view provider, std::string_view function, std::string_view name,
+                        unsigned& depth);
+
 // "dsched: script 'x.d' matched 3 probes" (is_script) or "dsched: description 'BEGIN' matched
 // 1 probe".
 std::string matched_probes(bool is_script, std::string_view name, uint64_t count);

@@ -1,8 +1,5 @@
 #include "text_output.h"
 
-#include <cerrno>
-#include <cstring>
-
 #include "abi/aggregation_order.h"
 #include "agg_print.h"
 #include "printf_render.h"
@@ -11,7 +8,7 @@
 namespace dsched::output {
 
 TextOutput::TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options)
-    : out_(out), out_name_(std::move(out_name)), err_(err), options_(options) {}
+    : data_(out, std::move(out_name)), err_(err), options_(options) {}
 
 void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes) {
   if (!options_.quiet()) message(matched_probes(is_script, what, probes));
@@ -20,30 +17,32 @@ void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes)
 void TextOutput::begin_firing(const abi::Firing& firing) {
   quiet_firing_ = options_.quiet();
   if (quiet_firing_) return;
-  if (!heading_printed_) pending_ += heading();
+  bool flow = options_.flag("flowindent");
+  if (!heading_printed_) data_.append(flow ? flow_heading() : heading());
   heading_printed_ = true;
-  pending_ += probe_prefix(firing.cpu, firing.probe_id, firing.function, firing.name);
+  data_.append(flow ? flow_prefix(firing.cpu, firing.provider, firing.function, firing.name, flow_depth_)
+                    : probe_prefix(firing.cpu, firing.probe_id, firing.function, firing.name));
 }
 
 void TextOutput::end_firing() {
-  if (!quiet_firing_) pending_ += "\n";
+  if (!quiet_firing_) data_.append("\n");
 }
 
-void TextOutput::trace(const abi::Value& value) { pending_ += render_trace(value, quiet_firing_); }
+void TextOutput::trace(const abi::Value& value) { data_.append(render_trace(value, quiet_firing_)); }
 
 void TextOutput::printf(const printf_spec::Format& format, std::span<const abi::Value> args) {
-  pending_ += render_format(format, args);
+  data_.append(render_format(format, args));
 }
 
 void TextOutput::printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) {
   const abi::SortOptions sort = abi::sort_options(options_);
-  pending_ += format ? printa_formatted(*format, aggregations, sort) : printa_plain(aggregations, sort);
+  data_.append(format ? printa_formatted(*format, aggregations, sort) : printa_plain(aggregations, sort));
 }
 
-void TextOutput::report(std::string_view, std::string_view text) { pending_ += text; }
+void TextOutput::report(std::string_view, std::string_view text) { data_.append(text); }
 
 void TextOutput::end_of_run(std::span<const abi::Aggregation* const> aggregations) {
-  pending_ += print_end_of_run(aggregations, abi::sort_options(options_));
+  data_.append(print_end_of_run(aggregations, abi::sort_options(options_)));
 }
 
 void TextOutput::drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) {
@@ -65,17 +64,7 @@ void TextOutput::error(std::string_view text) { message("dsched: " + std::string
 void TextOutput::warning(std::string_view text) { message("dsched: " + std::string(text) + "\n"); }
 
 void TextOutput::flush() {
-  if (pending_.empty() || failed_) {
-    pending_.clear();
-    return;
-  }
-  bool written = std::fwrite(pending_.data(), 1, pending_.size(), out_) == pending_.size();
-  written = std::fflush(out_) == 0 && written;
-  pending_.clear();
-  if (!written) {
-    failed_ = true;
-    message("dsched: write error on " + out_name_ + ": " + std::strerror(errno) + "\n");
-  }
+  if (std::optional<std::string> failure = data_.flush()) message("dsched: " + *failure + "\n");
 }
 
 void TextOutput::message(const std::string& line) {

@@ -8,6 +8,7 @@
 
 #include "abi/options.h"
 #include "abi/output.h"
+#include "batched_file.h"
 
 namespace dsched::output {
 
@@ -29,19 +30,17 @@ class TextOutput : public abi::Output {
   void error(std::string_view message) override;
   void warning(std::string_view message) override;
   void flush() override;
-  bool failed() const override { return failed_; }
+  bool failed() const override { return data_.failed(); }
 
  private:
   void message(const std::string& line);
 
-  FILE* out_;
-  std::string out_name_;
+  BatchedFile data_;
   FILE* err_;
   const abi::Options& options_;
-  std::string pending_;
   bool heading_printed_ = false;
+  unsigned flow_depth_ = 0;  // flowindent: how deep the entries printed so far are
   bool quiet_firing_ = false;  // quiet as the current firing began: setopt() applies from the next
-  bool failed_ = false;
 };
 
 }  // namespace dsched::output

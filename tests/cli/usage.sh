@@ -55,6 +55,43 @@ usage_error "invalid value for option bufsize: lots" -x bufsize=lots -n BEGIN
 usage_error "invalid value for option quiet: please" -x quiet=please -n BEGIN
 usage_error "option strsize requires a value" -x strsize -n BEGIN
 usage_error "invalid --dump stage 'everything': use ast, types or ir" --dump=everything -n BEGIN
+usage_error "invalid value for option bufsize: big" -b big -n BEGIN
+usage_error "invalid value for option stdc: q" -X q -n BEGIN
+usage_error "option requires an argument -- 'X'" -n BEGIN -X
+usage_error "invalid probe ID: x1" -i x1
+usage_error "invalid probe ID: 0" -i 0
+usage_error 'invalid probe description "a:b:c": [provider:]module expected' -m a:b:c
+usage_error 'invalid probe description "a:b": provider expected' -P a:b
+usage_error 'invalid probe description "p:m:f:n": [[provider:]module:]function expected' -f p:m:f:n
+usage_error "option rawbytes is not supported" -x rawbytes -n BEGIN
+
+# A trace buffer larger than the ring buffer can be is refused, naming the option and the value.
+expect 1 "invalid value for option bufsize: 2147483648 bytes (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
+
+# refused FLAG...: flags that need a kernel-resident DTrace: exit 2, one line saying why.
+refused() {
+  expect 2 "" "$@" -n BEGIN
+  [ "$(wc -l <"$err")" -eq 1 ] || fail "$*" "not one line on stderr"
+  grep -q "^dsched: -" "$err" || fail "$*" "stderr does not name the flag"
+  [ -s "$out" ] && fail "$*" "unexpected output on stdout"
+}
+for flag in -a -A -G -32 -64; do refused "$flag"; done
+refused -h -s /dev/null
+
+# -V: the D interface version on stdout.
+expect 0 "" -V
+grep -qE '^dsched: Sun D 1\.[0-9]+ \(dsched [0-9.]+\)$' "$out" || fail -V "stdout is not the D version"
+
+# Flags that compile: each accepted with -e (no tracing).
+for args in "-b 8m" "-F" "-H -C" "-X a -C" "-X s -C" "-Z -n nosuch:::probe" "-m vmlinux" \
+            "-m sched:vmlinux {}" "-P sched /pid == 1/ { @ = count(); }" "-f vmlinux: { }" "-i 1"; do
+  read -r -a words <<<"$args"
+  if [[ $args == -P* || $args == "-m sched:vmlinux {}" || $args == "-f vmlinux: { }" ]]; then
+    expect 0 "" -e "${words[0]}" "${args#* }"
+  else
+    expect 0 "" -e "${words[@]}" -n BEGIN
+  fi
+done
 
 # Help and version: exit 0, text on stdout, nothing on stderr.
 for flag in -h --help; do

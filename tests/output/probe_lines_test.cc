@@ -50,3 +50,21 @@ TEST_CASE("run-time error lines") {
         "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in action #2 at BPF pc "
         "57\n");
 }
+
+TEST_CASE("flowindent: entries deepen, returns come back, other probes are marked with |") {
+  CHECK(flow_heading() == "CPU FUNCTION" + std::string(33, ' ') + "\n");
+  unsigned depth = 0;
+  auto line = [](unsigned cpu, const std::string& text) {
+    return std::string(cpu < 10 ? "  " : " ") + std::to_string(cpu) + " " + text +
+           std::string(41 - text.size(), ' ') + " ";
+  };
+  CHECK(flow_prefix(0, "syscall", "read", "entry", depth) == line(0, "=> read"));
+  CHECK(depth == 2);
+  CHECK(flow_prefix(0, "fbt", "vfs_read", "entry", depth) == line(0, "  -> vfs_read"));
+  CHECK(flow_prefix(1, "sched", "", "on-cpu", depth) == line(1, "    | :on-cpu"));
+  CHECK(flow_prefix(0, "fbt", "vfs_read", "return", depth) == line(0, "  <- vfs_read"));
+  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, "<= read"));
+  CHECK(depth == 0);
+  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, "<= read"));  // never below 0
+  CHECK(depth == 0);
+}

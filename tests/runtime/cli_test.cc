@@ -76,3 +76,47 @@ TEST_CASE("-- ends the options") {
   CHECK(inv.script_args == std::vector<std::string>{"-q"});
   CHECK(inv.options.values().empty());
 }
+
+namespace {
+
+std::string clause_of(ProgramPiece::Kind kind, const std::string& text) {
+  std::string out, error;
+  REQUIRE_MESSAGE(dsched::description_clause({kind, text}, &out, &error), error);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("-P/-m/-f place their field in a full description and keep the clause") {
+  using K = ProgramPiece::Kind;
+  CHECK(clause_of(K::Provider, "sched") == "sched:::");
+  CHECK(clause_of(K::Provider, "profile{ @ = count(); }") == "profile::: { @ = count(); }");
+  CHECK(clause_of(K::Module, "vmlinux") == ":vmlinux::");
+  CHECK(clause_of(K::Module, "sched:vmlinux /pid == 1/ {}") == "sched:vmlinux:: /pid == 1/ {}");
+  CHECK(clause_of(K::Function, "f") == "::f:");
+  CHECK(clause_of(K::Function, "m:f") == ":m:f:");
+  CHECK(clause_of(K::Function, "p:m:f") == "p:m:f:");
+  CHECK(clause_of(K::Description, "BEGIN { x = a ? b : c; }") == "BEGIN { x = a ? b : c; }");
+  std::string out, error;
+  CHECK_FALSE(dsched::description_clause({K::Module, "a:b:c"}, &out, &error));
+  CHECK(error == "invalid probe description \"a:b:c\": [provider:]module expected");
+}
+
+TEST_CASE("new dtrace(1) flags") {
+  Invocation inv = parse_ok({"-b", "8m", "-F", "-H", "-X", "s", "-L", "lib", "-V", "-i", "12 { exit(0); }"});
+  CHECK(inv.options.number("bufsize") == 8 << 20);
+  CHECK(inv.options.flag("flowindent"));
+  CHECK(inv.options.text("stdc") == "s");
+  CHECK(inv.cpp_args == std::vector<std::string>{"-H"});
+  CHECK(inv.library_dirs == std::vector<std::string>{"lib"});
+  CHECK(inv.mode == Invocation::Mode::ApiVersion);
+  REQUIRE(inv.pieces.size() == 1);
+  CHECK(inv.pieces[0].kind == ProgramPiece::Kind::ProbeId);
+  CHECK(dsched::split_clause(inv.pieces[0].text).first == "12");
+  for (const char* flag : {"-a", "-A", "-G", "-32", "-64"}) {
+    auto [parsed, err] = parse_command_line({flag, "-n", "BEGIN"});
+    REQUIRE(err.has_value());
+    CHECK_FALSE(err->show_usage);
+    CHECK(err->message.starts_with(std::string(flag) + " is not "));
+  }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Usage: listing.sh DSCHED
+# -l lists in dtrace(1)'s columns; every way of naming probes (-P -m -f -n -i -s) selects them; a
+# description matching nothing is an error (exit 1) unless -Z; -lv adds stability and argument
+# types from the providers.
+set -u
+dsched=$1
+source "$(dirname "$0")/checks.sh"
+
+header=$(printf '%5s %10s %17s %33s %s' ID PROVIDER MODULE FUNCTION NAME)
+all=$("$dsched" -l) || fail "-l exited $?"
+[ "$(head -n 1 <<<"$all")" = "$header" ] || fail "-l heading is not dtrace's"
+grep -qE '^ +[0-9]+ +sched +vmlinux +on-cpu$' <<<"$all" || fail "-l lacks sched:vmlinux::on-cpu"
+
+# names PROBES_TEXT: the NAME column, one a line.
+names() { awk 'NR > 1 { print $NF }' <<<"$1" | tr '\n' ' '; }
+on_cpu_id=$(awk '$2 == "sched" && $NF == "on-cpu" { print $1 }' <<<"$all")
+[ "$(names "$("$dsched" -l -P dtrace)")" = "BEGIN END ERROR " ] || fail "-l -P dtrace"
+[ "$(names "$("$dsched" -l -n sched:::on-cpu)")" = "on-cpu " ] || fail "-l -n sched:::on-cpu"
+[ "$(names "$("$dsched" -l -i "$on_cpu_id")")" = "on-cpu " ] || fail "-l -i $on_cpu_id"
+vmlinux=$(($("$dsched" -l -P sched | wc -l) + $("$dsched" -l -P proc | wc -l) - 1))
+[ "$("$dsched" -l -m vmlinux | wc -l)" -eq "$vmlinux" ] || fail "-l -m vmlinux is not sched's and proc's probes"
+[ "$("$dsched" -l -m sched:vmlinux | wc -l)" -gt 10 ] || fail "-l -m sched:vmlinux"
+[ "$(names "$("$dsched" -l -n 'tick-1sec { exit(0); }')")" = "tick-1sec " ] || fail "-l -n with a clause"
+
+# Nothing matches: exit 1 and one line naming the description; -Z lists nothing, exit 0.
+err=$("$dsched" -l -n sched:::no-such-probe 2>&1 >/dev/null)
+status=$?
+[ "$status" -eq 1 ] || fail "-l of an unmatched description exited $status"
+[ "$err" = "dsched: failed to match sched:::no-such-probe: No probe matches description" ] || fail "message: $err"
+"$dsched" -l -P nosuchprovider >/dev/null 2>&1
+[ $? -eq 1 ] || fail "-l -P nosuchprovider did not exit 1"
+out=$("$dsched" -l -Z -n sched:::no-such-probe) || fail "-lZ exited $?"
+[ "$out" = "$header" ] || fail "-lZ printed more than the heading"
+"$dsched" -l -i 99999 >/dev/null 2>&1
+[ $? -eq 1 ] || fail "-l -i 99999 did not exit 1"
+
+# -lv: stability and argument types, as the providers declare them.
+lv=$("$dsched" -lv -n sched:::enqueue) || fail "-lv exited $?"
+for line in $'\t\targs[0]: lwpsinfo_t *' $'\t\targs[1]: psinfo_t *' $'\t\targs[2]: cpuinfo_t *' \
+            $'\tProbe Description Attributes' $'\tArgument Attributes' $'\t\tDependency Class: ISA'; do
+  grep -qxF -- "$line" <<<"$lv" || fail "-lv sched:::enqueue lacks '$line'"
+done
+begin=$("$dsched" -lv -n BEGIN)
+grep -qxF $'\t\tIdentifier Names: Stable' <<<"$begin" || fail "-lv BEGIN is not Stable"
+grep -qxF $'\t\tNone' <<<"$begin" || fail "-lv BEGIN lists argument types"
+# Every probe of -lv has its three attribute blocks.
+every=$("$dsched" -lv)
+probes=$(($(grep -c . <<<"$all") - 1))
+[ "$(grep -c $'^\tArgument Types$' <<<"$every")" -eq "$probes" ] || fail "-lv: not one Argument Types per probe"
+
+finish

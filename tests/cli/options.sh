@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Usage: options.sh DSCHED   (needs root: the programs run)
+# Options that change the output, set each way DTrace allows: flowindent by -F, -x, #pragma D
+# option and setopt(); oformat by -x and #pragma D option; oformat=xml refused.
+set -u
+dsched=$1
+source "$(dirname "$0")/checks.sh"
+only_as_root "the programs cannot run"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+flow_heading=$(printf '%3s %-41s' CPU FUNCTION)
+flow_line_re='^ +[0-9]+ \| :BEGIN +7$'
+for way in "-F" "-x flowindent" "pragma"; do
+  if [ "$way" = pragma ]; then
+    printf '#pragma D option flowindent\nBEGIN { trace(7); exit(0); }\n' >"$dir/flow.d"
+    out=$("$dsched" -s "$dir/flow.d" 2>/dev/null)
+  else
+    out=$("$dsched" $way -n 'BEGIN { trace(7); exit(0); }' 2>/dev/null)
+  fi
+  [ "$(head -n 1 <<<"$out")" = "$flow_heading" ] || fail "flowindent by $way: heading is not '$flow_heading': $out"
+  grep -qE "$flow_line_re" <<<"$out" || fail "flowindent by $way: no '| :BEGIN' line: $out"
+done
+out=$("$dsched" -n 'BEGIN { setopt("flowindent"); } BEGIN { trace(7); exit(0); }' 2>/dev/null)
+grep -qE "$flow_line_re" <<<"$out" || fail "setopt(\"flowindent\"): the next firing is not indented: $out"
+
+printf '#pragma D option oformat=json\nBEGIN { trace(8); exit(0); }\n' >"$dir/json.d"
+out=$("$dsched" -s "$dir/json.d" 2>/dev/null)
+[ "$(jq -c '.output' <<<"$out")" = '[{"value":8}]' ] || fail "#pragma D option oformat=json: $out"
+out=$("$dsched" -x oformat=json -n 'BEGIN { trace(8); exit(0); }' 2>/dev/null)
+[ "$(jq -r '.name' <<<"$out")" = BEGIN ] || fail "-x oformat=json: $out"
+err=$("$dsched" -x oformat=xml -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q '^dsched: option oformat=xml is not supported$' <<<"$err" || fail "oformat=xml: $err"
+
+finish
