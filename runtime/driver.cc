@@ -53,7 +53,7 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
 }
 
 // The D text of a -i piece: the full description of the probe with that ID, then its clause.
-bool probe_id_clause(const std::string& piece, const lang::ProbeCatalog& catalog, std::string& text,
+bool probe_id_clause(const std::string& piece, lang::ProbeCatalog& catalog, std::string& text,
                      std::string& error) {
   auto [id, clause] = split_clause(piece);
   for (const lang::Probe* probe : catalog.all())
@@ -66,7 +66,7 @@ bool probe_id_clause(const std::string& piece, const lang::ProbeCatalog& catalog
 }
 
 // The D sources of the -s/-P/-m/-f/-n/-i pieces, in order.
-bool gather_sources(const std::vector<ProgramPiece>& pieces, const lang::ProbeCatalog& catalog,
+bool gather_sources(const std::vector<ProgramPiece>& pieces, lang::ProbeCatalog& catalog,
                     std::vector<lang::ScriptSource>& sources, std::string& error) {
   for (const ProgramPiece& piece : pieces) {
     lang::ScriptSource source{piece.text, "", true};

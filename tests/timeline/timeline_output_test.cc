@@ -52,7 +52,7 @@ class Fixture {
 };
 
 abi::Firing firing_at(uint64_t ts, uint32_t tgid, uint32_t tid) {
-  return {1, 42, "", "on-cpu", abi::RecordStamp{ts, tid, tgid}};
+  return {1, 42, "sched", "vmlinux", "", "on-cpu", abi::RecordStamp{ts, tid, tgid}};
 }
 
 void add(abi::Aggregation& a, const abi::KeyBuilder& key, std::vector<uint64_t> words) { a.merge(key.span(), words); }
@@ -72,7 +72,7 @@ TEST_CASE("a firing that printed is an instant on its thread's track, named by t
   f.output().end_firing();
   f.output().begin_firing(firing_at(3000, 40, 42));  // printed nothing: no instant
   f.output().end_firing();
-  f.output().begin_firing({1, 42, "", "on-cpu", std::nullopt});  // not stamped: text only
+  f.output().begin_firing({1, 42, "sched", "vmlinux", "", "on-cpu", std::nullopt});  // not stamped: text only
   f.output().printf(format, args);
   f.output().end_firing();
 
