@@ -14,6 +14,14 @@
 namespace dsched::lang {
 namespace {
 
+// C's integer types by the names TypeUniverse::integer gives them ("int", "unsigned long long").
+const Type* canonical_integer(TypeUniverse& types, const std::string& name) {
+  for (uint64_t size : {1, 2, 4, 8})
+    for (bool is_signed : {true, false})
+      if (const Type* t = types.integer(size, is_signed); t->name == name) return t;
+  return nullptr;
+}
+
 uint64_t alignment_of(const Type* type) {
   switch (type->kind) {
     case TypeKind::Integer: case TypeKind::Pointer: case TypeKind::Float:
@@ -236,13 +244,14 @@ const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
     base.pop_back();
   }
   const Type* type = nullptr;
-  if (base.starts_with("struct ")) {
+  if (base.starts_with("struct ") || base.starts_with("union ")) {
     RecordSpec spec;
-    spec.tag = base.substr(7);
+    spec.kind = base.starts_with("union ") ? TypeKind::Union : TypeKind::Struct;
+    spec.tag = base.substr(base.find(' ') + 1);
     spec.loc = loc;
     type = record_type(spec);
-  } else if (base == "int") {
-    type = types_.integer(4, true);
+  } else if (const Type* integer = canonical_integer(types_, base)) {
+    type = integer;
   } else if (base == "string") {
     type = types_.string_type();
   } else if (auto it = typedefs_.find(base); it != typedefs_.end()) {

@@ -2,6 +2,8 @@
 // loads where the verifier knows the pointer's type and bpf_probe_read_kernel elsewhere.
 #include <linux/bpf.h>
 
+#include <bit>
+
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
@@ -89,6 +91,13 @@ llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, 
     if (!member) lang::fail(loc, std::string("this kernel's ") + record_name + " has no member " + name);
     address = l_.ir.b().CreateAdd(address, l_.ir.const64(static_cast<int64_t>(member->offset_bits / 8)));
     record = member->type;
+    if (member->bitfield_bits) {  // the bytes that hold the field, shifted and masked
+      uint64_t first_bit = member->offset_bits % 8;
+      uint64_t bytes = std::bit_ceil((first_bit + member->bitfield_bits + 7) / 8);
+      llvm::Value* word = load_btf_field(address, bytes, l_.program.types->integer(bytes, false));
+      llvm::Value* shifted = l_.ir.b().CreateLShr(word, l_.ir.const64(static_cast<int64_t>(first_bit)));
+      return l_.ir.b().CreateAnd(shifted, l_.ir.const64(static_cast<int64_t>((1ull << member->bitfield_bits) - 1)));
+    }
     if (++step < path.size() && record->is_pointer()) {  // follow a pointer to the next record
       address = load_btf_field(address, 8, record);
       record = record->target;
