@@ -1,5 +1,6 @@
 // The io provider against direct reads of a file the test writes, at offsets whose sectors it
-// learns from the file system (FIEMAP): each read is one request at a known sector, so io:::start and io:::done must show exactly those, as
+// learns from the file system (FIEMAP), and direct writes to a loop device it makes: each read
+// or write is one request at a known sector, so io:::start and io:::done must show exactly those, as
 // reads of the size asked, on that disk; the reader waits for them (wait-start, wait-done).
 #include <doctest/doctest.h>
 
@@ -117,6 +118,54 @@ TEST_CASE("io:::start and io:::done: direct reads of a file at sectors known fro
   CHECK(std::stoi(waits[0].at(0)) >= 1);
   CHECK(std::stoi(waits[0].at(0)) <= kReads);
   CHECK(waits == resumes);
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("io:::start and io:::done: direct writes to a loop device the test makes") {
+  char image[] = "/var/tmp/dsched-io-XXXXXX";
+  int backing = mkstemp(image);
+  REQUIRE(backing >= 0);
+  REQUIRE(ftruncate(backing, kReads * kStride) == 0);
+  close(backing);
+  std::string device;
+  if (FILE* losetup = popen(("losetup --find --show " + std::string(image) + " 2>/dev/null").c_str(), "r")) {
+    char line[64] = {};
+    if (fgets(line, sizeof line, losetup)) device = std::string(line).substr(0, std::string(line).find('\n'));
+    pclose(losetup);
+  }
+  unlink(image);  // the loop device keeps it until it is detached
+  REQUIRE(device.starts_with("/dev/loop"));
+  std::string name = device.substr(5);
+  std::string script =
+      "io:::start /args[1]->dev_statname == \"" + name + "\"/ { printf(\"start %d %d %s %s %d\\n\","
+      " args[0]->b_blkno, args[0]->b_bcount, args[0]->b_flags & B_WRITE ? \"W\" : \"R\", args[1]->dev_pathname,"
+      " args[1]->dev_minor); }"
+      " io:::done /args[1]->dev_statname == \"" + name + "\"/ { @done[args[0]->b_flags & B_WRITE ? \"W\" : \"R\"] = count(); }"
+      " END { printa(\"done %s %@d\\n\", @done); }";
+  TracedWindow window({"-qn", script});
+  bool opened = window.is_open();
+  if (opened) {
+    run_named_child("dsched-io", [&] {
+      int fd = open(device.c_str(), O_WRONLY | O_DIRECT);
+      child_must(fd >= 0);
+      void* buffer = nullptr;
+      child_must(posix_memalign(&buffer, kBytes, kBytes) == 0);
+      for (int i = 0; i < kReads; ++i) child_must(pwrite(fd, buffer, kBytes, i * kStride) == ssize_t(kBytes));
+    });
+  }
+  RunResult run = window.close();
+  std::string detach = "losetup --detach " + device;
+  CHECK(system(detach.c_str()) == 0);
+  REQUIRE(opened);
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  struct stat st;
+  REQUIRE(stat(device.c_str(), &st) == 0);
+  std::vector<std::vector<std::string>> expected;
+  for (int i = 0; i < kReads; ++i)
+    expected.push_back({std::to_string(i * kStride / 512), std::to_string(kBytes), "W", device, std::to_string(minor(st.st_rdev))});
+  CHECK(rows_tagged(run.out, "start") == expected);
+  CHECK(rows_tagged(run.out, "done") == std::vector<std::vector<std::string>>{{"W", std::to_string(kReads)}});
   CHECK(leftover_programs().empty());
 }
 
