@@ -57,6 +57,15 @@ void Expr::operator delete(void* node, size_t size) {
   node_pool.give(node);
 }
 
+bool is_d_object(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Variable: return e.type && (e.type->is_record() || e.type->is_array());
+    case ExprKind::Member: return !e.arrow && is_d_object(*e.operand(0));
+    case ExprKind::Index: return e.operand(0)->type->is_array() && is_d_object(*e.operand(0));
+    default: return false;
+  }
+}
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc) { return std::make_unique<Expr>(kind, loc); }
 
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {

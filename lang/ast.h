@@ -39,13 +39,14 @@ enum class ExprKind {
   Index,       // array or pointer indexing (a single subscript after sema)
   Call,        // actions and subroutines
   AggRef,      // @name as an argument of printa(), normalize(), clear()...
+  Xlate,       // xlate<T>(x); typed: a translated struct by value, operands = its members'
+               // values in declaration order (an IntLiteral 0 where the translator has none)
   // Parse-only nodes, replaced by sema.
   Ident,
   MacroVar,    // $1, $$1, $pid, $target...
   SizeofType,
   SizeofExpr,
   Offsetof,
-  Xlate,
 };
 
 enum class VarScope { Global, ThreadLocal, ClauseLocal };
@@ -111,6 +112,10 @@ struct Expr {
   static void operator delete(void* node, size_t size);
 };
 
+// Whether a typed expression names memory of a D variable: a struct or array held in one, or a
+// member or element of it (rather than kernel memory).
+bool is_d_object(const Expr& e);
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc);
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);
 // Deep copy; used to expand inlines and translator members at each use. `replace` may give a node
@@ -139,6 +144,8 @@ struct DeclSpec {
 struct ArraySuffix {
   std::shared_ptr<Expr> size;            // [N]; null for [] and for associative arrays
   std::vector<TypeNamePtr> key_types;    // [int, string]: an associative array declaration
+  bool function = false;                 // (parameters): a function's prototype
+  std::vector<TypeNamePtr> parameters;   // its parameter types
   SourceRange loc;
 };
 
@@ -146,6 +153,7 @@ struct Declarator {
   std::string name;                      // empty in a type name (abstract declarator)
   int pointer_depth = 0;                 // stars before the name
   std::vector<ArraySuffix> suffixes;     // after the name, left to right
+  std::shared_ptr<Declarator> inner;     // ( declarator ): applies to the type built outside it
   SourceRange loc;
 };
 
@@ -157,7 +165,8 @@ struct TypeName {
 
 struct FieldDecl {
   DeclSpec spec;
-  Declarator declarator;
+  Declarator declarator;           // no name: an unnamed bit-field (padding)
+  std::shared_ptr<Expr> bit_width;  // `name : width`; null when not a bit-field
 };
 struct RecordSpec {
   TypeKind kind = TypeKind::Struct;
@@ -185,12 +194,15 @@ struct InitDeclarator {
 
 // ---- Statements ----
 
-enum class StmtKind { Expr, Aggregate };
+// If statements are checked in place and then lowered into predicated clauses (conditionals.cc):
+// the code generator never sees one.
+enum class StmtKind { Expr, Aggregate, If };
 
 struct Stmt {
   StmtKind kind;
   SourceRange loc;
-  ExprPtr expr;                  // Expr statements
+  ExprPtr expr;                  // Expr statements; If: the condition
+  std::vector<std::unique_ptr<Stmt>> then_body, else_body;  // If
 
   // Aggregate: @name[keys] = func(args)
   std::string agg_name;          // "" for @

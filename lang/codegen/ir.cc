@@ -40,6 +40,12 @@ llvm::Value* Ir::normalize(llvm::Value* v, const lang::Type* type) {
   return type->is_signed ? b().CreateSExt(truncated, i64()) : b().CreateZExt(truncated, i64());
 }
 
+llvm::Value* Ir::bitfield(llvm::Value* word, uint64_t shift, uint64_t bits, bool is_signed) {
+  llvm::Value* top = b().CreateShl(word, const64(static_cast<int64_t>(64 - shift - bits)));
+  llvm::Value* down = const64(static_cast<int64_t>(64 - bits));
+  return is_signed ? b().CreateAShr(top, down) : b().CreateLShr(top, down);
+}
+
 llvm::Value* Ir::truth(llvm::Value* v) {
   if (v->getType()->isIntegerTy(1)) return v;
   return b().CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));

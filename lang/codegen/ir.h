@@ -42,6 +42,8 @@ class Ir {
 
   // Truncates and re-extends v to the D integer type `type`.
   llvm::Value* normalize(llvm::Value* v, const lang::Type* type);
+  // The `bits`-wide bit-field at bit `shift` of `word` (i64), sign-extended when `is_signed`.
+  llvm::Value* bitfield(llvm::Value* word, uint64_t shift, uint64_t bits, bool is_signed);
   // i1 -> i64 0/1, and i64 -> i1 truth.
   llvm::Value* truth(llvm::Value* v);
   llvm::Value* widen(llvm::Value* flag) { return b().CreateZExt(flag, i64()); }

@@ -1,0 +1,36 @@
+/*
+ * Structs, unions and arrays held in D variables, bit-fields, thread-local associative arrays,
+ * and if/else lowered to predicated clauses (the clauses after the first test this-> guards).
+ */
+struct sample {
+	int low:3;
+	unsigned int high:5;
+	short counts[4];
+	long total;
+};
+
+struct sample last;
+struct sample by_cpu[int];
+self struct sample mine;
+self int seen[int];
+int history[8];
+
+profile:::tick-1s
+{
+	last.low = -1;
+	last.counts[2]++;
+	by_cpu[cpu] = last;
+	by_cpu[cpu].total += last.high;
+	self->mine = by_cpu[cpu];
+	self->seen[cpu] = 1;
+	history[cpu & 7] = last.counts[2];
+	this->copy = history;
+	if (last.total > 10) {
+		trace(last.low);
+		by_cpu[cpu] = 0;
+	} else if (self->seen[cpu])
+		trace(this->copy[1]);
+	else
+		self->seen[cpu] = 0;
+	trace(self->mine.total);
+}

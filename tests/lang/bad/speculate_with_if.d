@@ -1,0 +1,6 @@
+BEGIN
+{
+	speculate(speculation());
+	if (1)
+		trace(1);
+}
