@@ -7,6 +7,7 @@
 
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
+#include "lang/kernel_symbols.h"
 #include "lang/sema.h"
 #include "lang/typedefs.h"
 #include "stdlib.h"
@@ -322,8 +323,24 @@ void Sema::declaration(DeclarationSyntax& decl) {
         inlines_[d.name] = InlineConstant{type, std::move(value)};
         break;
       }
-      case Storage::Extern:
-        fail(d.loc, "extern declarations of kernel symbols are not supported");
+      case Storage::Extern: {
+        // A kernel variable: its name reads the kernel's memory at the symbol's address.
+        if (find_variable(VarScope::Global, d.name) || inlines_.count(d.name) || enum_constants_.count(d.name) ||
+            is_reserved_variable_name(d.name))
+          fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
+        if (type->is_void() || (type->is_record() && !type->complete))
+          fail(d.loc, "extern " + d.name + " has incomplete type " + type_name(type));
+        std::string error;
+        std::optional<uint64_t> address = kernel_symbol_address(d.name, &error);
+        if (!address) fail(d.loc, "extern " + d.name + ": " + error);
+        ExprPtr at = make_int(*address, types_.pointer_to(type), d.loc);
+        ExprPtr object = make_expr(ExprKind::Unary, d.loc);
+        object->unary_op = UnaryOp::Deref;
+        object->operands.push_back(std::move(at));
+        object->type = type;
+        externs_[d.name] = std::move(object);
+        break;
+      }
       case Storage::Self:
       case Storage::This:
       case Storage::None:

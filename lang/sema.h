@@ -148,6 +148,7 @@ class Sema : public Checker {
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
   std::map<std::string, InlineConstant> inlines_;
+  std::map<std::string, ExprPtr> externs_;  // extern kernel variables: *(type *)address
   std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<std::unique_ptr<Translator>> translators_;
   std::map<std::string, int> variable_index_[3];

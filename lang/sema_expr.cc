@@ -231,6 +231,12 @@ void Sema::check_ident(ExprPtr& e) {
     e->type = v->type;
     return;
   }
+  if (auto it = externs_.find(name); it != externs_.end()) {
+    SourceRange loc = e->loc;
+    e = clone(*it->second);
+    e->loc = loc;
+    return;
+  }
   fail(e->loc, "failed to resolve " + name + ": Unknown variable name");
 }
 
@@ -494,6 +500,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       if (is_reserved_variable_name(name)) fail(target->loc, "cannot assign to built-in variable " + name);
       if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
         fail(target->loc, name + " is a constant and cannot be assigned");
+      if (externs_.count(name)) fail(target->loc, "kernel variable " + name + " cannot be assigned");
       Variable* v = find_variable(VarScope::Global, name);
       if (v && !v->key_types.empty()) fail(target->loc, name + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(VarScope::Global, name, storable(value_type, op_loc), {}, target->loc, false);
