@@ -318,6 +318,18 @@ void Sema::declaration(DeclarationSyntax& decl) {
         if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
           fail(d.loc, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
+        if (value->kind == ExprKind::Xlate && !value->type) {
+          // A translated pointer (psinfo_t *): its input may only be valid in a clause, so it is
+          // checked where name->member is read.
+          const Type* target = resolve_type_name(*value->type_name);
+          if (target != type)
+            fail(value->loc, "inline " + d.name + " is declared " + type_name(type) + " but its value is " +
+                                 type_name(target));
+          if (!target->is_pointer()) fail(value->loc, "an inline translation must be a pointer: xlate<" +
+                                                          type_name(target) + " *>()");
+          inlines_[d.name] = InlineConstant{type, std::move(value), true};
+          break;
+        }
         check_value(value);
         convert_for_store(value, storable(type, d.loc), value->loc);
         inlines_[d.name] = InlineConstant{type, std::move(value)};

@@ -27,7 +27,8 @@ struct Translator {
 
 struct InlineConstant {
   const Type* type;
-  ExprPtr value;  // checked expression
+  ExprPtr value;            // checked expression; for a translated pointer, the xlate<T *>() as written
+  bool translated = false;  // inline T *name = xlate<T *>(x): checked where a member is read
 };
 
 // The largest struct or array a D variable holds.

@@ -204,6 +204,7 @@ void Sema::check_ident(ExprPtr& e) {
     }
   }
   if (auto it = inlines_.find(name); it != inlines_.end()) {
+    if (it->second.translated) fail(e->loc, name + " is translated: use it as " + name + "->member");
     SourceRange loc = e->loc;
     e = clone(*it->second.value);
     e->loc = loc;

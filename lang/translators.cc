@@ -116,6 +116,11 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     return translate_probe_arg(index, base->loc);
   }
   if (base->kind == ExprKind::Ident) {
+    if (auto it = inlines_.find(base->text); it != inlines_.end() && it->second.translated) {
+      ExprPtr xlate = clone(*it->second.value);
+      xlate->loc = base->loc;
+      return translation_of(*xlate, true);
+    }
     const BuiltinVariable* variable = find_builtin_variable(base->text);
     if (!variable || !variable->translation()) return std::nullopt;
     BuiltinVariable::Translation translation = *variable->translation();
