@@ -3,7 +3,8 @@
 // keeps the clause's predicate, each later one is predicated on a clause-local guard that the
 // clauses before it set. A fault stops the clause that has it before it sets the guards that
 // follow, so the rest of the original clause does not run, as in DTrace. Predicates and if
-// conditions therefore share one lowering.
+// conditions therefore share one lowering. A speculate() before the ifs keeps its id in a guard
+// and is repeated at the start of every later clause, so all their data is speculative.
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
 #include "lang/sema.h"
@@ -40,15 +41,28 @@ ExprPtr negation(ExprPtr operand, const Type* type) {
   return e;
 }
 
-StmtPtr set(const Guard& guard, ExprPtr value, SourceRange loc) {
+ExprPtr assign(const Guard& guard, ExprPtr value, SourceRange loc) {
   ExprPtr e = make_expr(ExprKind::Assign, loc);
   e->depth = value->depth + 1;
   e->operands.push_back(read(guard, loc));
   e->operands.push_back(std::move(value));
   e->type = guard.type;
-  auto stmt = std::make_unique<Stmt>(StmtKind::Expr, loc);
+  return e;
+}
+
+StmtPtr expr_statement(ExprPtr e) {
+  auto stmt = std::make_unique<Stmt>(StmtKind::Expr, e->loc);
   stmt->expr = std::move(e);
   return stmt;
+}
+
+StmtPtr set(const Guard& guard, ExprPtr value, SourceRange loc) {
+  return expr_statement(assign(guard, std::move(value), loc));
+}
+
+bool is_speculate(const Stmt& stmt) {
+  return stmt.kind == StmtKind::Expr && stmt.expr->kind == ExprKind::Call &&
+         stmt.expr->function->speculation() == Function::Speculation::Speculate;
 }
 
 bool has_conditional(const std::vector<StmtPtr>& body) {
@@ -57,13 +71,13 @@ bool has_conditional(const std::vector<StmtPtr>& body) {
   return false;
 }
 
-const Stmt* find_speculate(const std::vector<StmtPtr>& body) {
+// speculate() inside an if statement, which could not cover the clause's other data.
+const Stmt* nested_speculate(const std::vector<StmtPtr>& body, bool nested) {
   for (const StmtPtr& stmt : body) {
     if (stmt->kind == StmtKind::If) {
-      if (const Stmt* s = find_speculate(stmt->then_body)) return s;
-      if (const Stmt* s = find_speculate(stmt->else_body)) return s;
-    } else if (stmt->kind == StmtKind::Expr && stmt->expr->kind == ExprKind::Call &&
-               stmt->expr->function->speculation() == Function::Speculation::Speculate) {
+      if (const Stmt* s = nested_speculate(stmt->then_body, true)) return s;
+      if (const Stmt* s = nested_speculate(stmt->else_body, true)) return s;
+    } else if (nested && is_speculate(*stmt)) {
       return stmt.get();
     }
   }
@@ -82,14 +96,27 @@ bool Sema::lower_conditionals() {
   if (!has_conditional(program_.clauses.back().statements)) return false;
   Clause original = std::move(program_.clauses.back());
   program_.clauses.pop_back();
-  if (const Stmt* s = find_speculate(original.statements))
-    fail(s->loc, "speculate( ) cannot be used in a clause with if statements");
+  if (const Stmt* s = nested_speculate(original.statements, false))
+    fail(s->loc, "speculate( ) cannot be used inside an if statement: speculate before it");
   const Type* int_type = types_.integer(4, true);
-  auto new_guard = [&](SourceRange loc) {
+  auto new_guard = [&](SourceRange loc, const Type* type) {
     std::string name = "if." + std::to_string(program_.clause_locals.size());
-    const Variable& v = add_variable(VarScope::ClauseLocal, name, int_type, {}, loc, false);
-    return Guard{v.id, name, int_type};
+    const Variable& v = add_variable(VarScope::ClauseLocal, name, type, {}, loc, false);
+    return Guard{v.id, name, type};
   };
+  // speculate(id) before the ifs: the id is kept, and every later clause speculates to it too.
+  std::optional<Guard> speculation;
+  const Expr* speculate_call = nullptr;
+  bool after_if = false;
+  for (StmtPtr& stmt : original.statements) {
+    after_if |= stmt->kind == StmtKind::If;
+    if (!is_speculate(*stmt)) continue;
+    if (after_if) fail(stmt->loc, "speculate( ) must come before the if statements of its clause");
+    ExprPtr& id = stmt->expr->operands[0];
+    speculation = new_guard(id->loc, id->type);
+    id = assign(*speculation, std::move(id), stmt->loc);
+    speculate_call = stmt->expr.get();
+  }
   std::vector<Segment> segments;
   segments.push_back(Segment{std::move(original.predicate), {}});
   // Appends `body` to the last segment, opening new segments at each if.
@@ -100,14 +127,14 @@ bool Sema::lower_conditionals() {
         continue;
       }
       SourceRange loc = stmt->loc;
-      Guard taken = new_guard(loc), after = new_guard(loc);
+      Guard taken = new_guard(loc, int_type), after = new_guard(loc, int_type);
       std::vector<StmtPtr>& here = segments.back().statements;
       here.push_back(set(taken, negation(negation(std::move(stmt->expr), int_type), int_type), loc));
       std::optional<Guard> otherwise;
       if (stmt->else_body.empty()) {
         here.push_back(set(after, negation(read(taken, loc), int_type), loc));
       } else {
-        otherwise = new_guard(loc);
+        otherwise = new_guard(loc, int_type);
         here.push_back(set(*otherwise, negation(read(taken, loc), int_type), loc));
       }
       auto branch = [&](const Guard& guard, std::vector<StmtPtr>& statements) {
@@ -123,6 +150,14 @@ bool Sema::lower_conditionals() {
   flatten(flatten, original.statements);
   for (size_t i = 0; i < segments.size(); ++i) {
     if (i > 0 && segments[i].statements.empty()) continue;  // nothing follows that if
+    if (i > 0 && speculation) {
+      ExprPtr again = make_expr(ExprKind::Call, speculate_call->loc);
+      again->text = speculate_call->text;
+      again->function = speculate_call->function;
+      again->type = speculate_call->type;
+      again->operands.push_back(read(*speculation, speculate_call->loc));
+      segments[i].statements.insert(segments[i].statements.begin(), expr_statement(std::move(again)));
+    }
     Clause& c = program_.clauses.emplace_back();
     c.descriptions = original.descriptions;
     c.probes = original.probes;

@@ -1,6 +1,6 @@
 BEGIN
 {
-	speculate(speculation());
 	if (1)
-		trace(1);
+		speculate(speculation());
+	trace(1);
 }
