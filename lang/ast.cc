@@ -94,6 +94,7 @@ ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& repla
   copy->id = expr.id;
   copy->offset_bits = expr.offset_bits;
   copy->bitfield_bits = expr.bitfield_bits;
+  copy->bitfield_signed = expr.bitfield_signed;
   copy->type_name = expr.type_name;
   copy->depth = expr.depth;
   copy->operands.reserve(expr.operands.size());

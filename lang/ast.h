@@ -100,6 +100,8 @@ struct Expr {
                            // ProbeArg: argument index
   uint64_t offset_bits = 0;    // Member: offset of the member in the (pointed-to) record
   uint32_t bitfield_bits = 0;  // Member: bit-field width, 0 when not a bit-field
+  bool bitfield_signed = false;  // Member: a bit-field of a signed type (read sign-extended);
+                                 // its `type` is the promoted one (int when int holds it, as in C)
   TypeNamePtr type_name;   // Cast/SizeofType/Offsetof/Xlate before sema
   uint32_t depth = 1;      // height of this subtree as parsed (bounded by the parser)
 

@@ -393,6 +393,12 @@ void Sema::check_member(ExprPtr& e) {
   e->offset_bits = member->offset_bits;
   e->bitfield_bits = member->bitfield_bits;
   e->type = member->type;
+  if (member->bitfield_bits && member->type->is_integer()) {
+    // C's promotion: a bit-field whose values all fit in int is an int.
+    e->bitfield_signed = member->type->is_signed;
+    if (member->bitfield_bits < 32 || (member->type->is_signed && member->bitfield_bits == 32))
+      e->type = types_.integer(4, true);
+  }
 }
 
 void Sema::check_unary(ExprPtr& e) {

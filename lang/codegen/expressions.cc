@@ -253,7 +253,8 @@ Value Exprs::translated(const lang::Expr& e) {
   for (size_t i = 0; i < members.size(); ++i) {
     const lang::Expr& value = *e.operand(i);
     if (value.kind == ExprKind::IntLiteral && value.value == 0) continue;  // not translated: stays 0
-    Variables::Field field = Variables::field_of(members[i].type, members[i].offset_bits, members[i].bitfield_bits);
+    Variables::Field field = Variables::field_of(members[i].type, members[i].offset_bits, members[i].bitfield_bits,
+                                                 members[i].type->is_signed);
     l_.variables.write(l_.ir.offset_ptr(at, Variables::unit_offset(field, members[i].offset_bits)), field, eval(value));
   }
   return {at, e.type, e.type->size};

@@ -110,7 +110,7 @@ Value Exprs::kernel_object(const lang::Expr& e) {
   if (at.btf && !bitfield) return {load_btf_field(at.address, type->size, type), type, 0, false, type->is_pointer()};
   if (bitfield) {
     llvm::Value* word = read_kernel(at.address, 8, l_.program.types->integer(8, false));
-    return {l_.ir.bitfield(word, e.offset_bits % 8, e.bitfield_bits, type->is_signed), type};
+    return {l_.ir.bitfield(word, e.offset_bits % 8, e.bitfield_bits, e.bitfield_signed), type};
   }
   return {read_kernel(at.address, type->size, type), type};
 }

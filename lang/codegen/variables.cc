@@ -102,12 +102,15 @@ void Variables::with_slot(const Slot& slot, Present present, Absent absent) {
   b.SetInsertPoint(done);
 }
 
-Variables::Field Variables::field_of(const lang::Type* type, uint64_t offset_bits, uint64_t bitfield_bits) {
+Variables::Field Variables::field_of(const lang::Type* type, uint64_t offset_bits, uint64_t bitfield_bits,
+                                     bool is_signed) {
   Field field{type};
-  if (bitfield_bits) {
-    field.bits = bitfield_bits;
-    field.shift = offset_bits % (type->size * 8);
-  }
+  if (!bitfield_bits) return field;
+  field.bits = bitfield_bits;
+  field.is_signed = is_signed;
+  for (field.unit = 1; field.unit < 8; field.unit *= 2)
+    if (offset_bits / (field.unit * 8) == (offset_bits + bitfield_bits - 1) / (field.unit * 8)) break;
+  field.shift = offset_bits % (field.unit * 8);
   return field;
 }
 
@@ -134,9 +137,12 @@ Value Variables::read(llvm::Value* at, const Field& field) {
   const lang::Type* type = field.type;
   if (type->is_string()) return {at, type, l_.program.options.strsize()};
   if (!type->is_scalar()) return {at, type, type->size};
+  if (field.bits) {
+    llvm::Value* unit = b.CreateLoad(b.getIntNTy(static_cast<unsigned>(field.unit * 8)), at);
+    return {ir.bitfield(b.CreateZExt(unit, ir.i64()), field.shift, field.bits, field.is_signed), type};
+  }
   llvm::Value* raw = b.CreateLoad(b.getIntNTy(static_cast<unsigned>(type->size * 8)), at);
   bool is_signed = type->is_integer() && type->is_signed;
-  if (field.bits) return {ir.bitfield(b.CreateZExt(raw, ir.i64()), field.shift, field.bits, is_signed), type};
   return {is_signed ? b.CreateSExt(raw, ir.i64()) : b.CreateZExt(raw, ir.i64()), type};
 }
 
@@ -165,7 +171,7 @@ void Variables::write(llvm::Value* at, const Field& field, const Value& value) {
     }
     return ir.copy_bytes(at, source, size);
   }
-  llvm::Type* unit = b.getIntNTy(static_cast<unsigned>(type->size * 8));
+  llvm::Type* unit = b.getIntNTy(static_cast<unsigned>((field.bits ? field.unit : type->size) * 8));
   llvm::Value* v = value.v;
   if (field.bits) {
     uint64_t mask = (field.bits == 64 ? ~uint64_t(0) : (uint64_t(1) << field.bits) - 1) << field.shift;

@@ -19,15 +19,20 @@ class Variables {
   // Structs, arrays and strings load as pointers to where they live.
   Value load(const lang::Expr& variable);
   void store(const lang::Expr& variable, const Value& value);
-  // A member's place inside a struct in BPF memory: its type, and for a bit-field its width and
-  // the bit where it starts in the `type`-sized unit that holds it.
+  // A member's place inside a struct in BPF memory: its type, and for a bit-field its width, its
+  // signedness, and the bit where it starts in the smallest aligned unit (1, 2, 4 or 8 bytes)
+  // that holds it.
   struct Field {
     const lang::Type* type;
     uint64_t bits = 0;
     uint64_t shift = 0;
+    uint64_t unit = 0;
+    bool is_signed = false;
   };
-  static Field field_of(const lang::Type* type, uint64_t offset_bits, uint64_t bitfield_bits);
-  static Field field_of(const lang::Expr& e) { return field_of(e.type, e.offset_bits, e.bitfield_bits); }
+  static Field field_of(const lang::Type* type, uint64_t offset_bits, uint64_t bitfield_bits, bool is_signed);
+  static Field field_of(const lang::Expr& e) {
+    return field_of(e.type, e.offset_bits, e.bitfield_bits, e.bitfield_signed);
+  }
   // The byte offset of the storage unit that holds a member at `offset_bits`.
   static uint64_t unit_offset(const Field& field, uint64_t offset_bits) { return (offset_bits - field.shift) / 8; }
   // Writes `value` into BPF memory at `at`: integers at their size, strings, structs and arrays

@@ -1,8 +1,9 @@
 #pragma D option quiet
 
 /*
- * Declarations: bit-fields (sign-extended when signed, in C's layout), typedefs of every
- * kind, function prototypes, inlines of several types, and thread-local associative arrays.
+ * Declarations: bit-fields (in C's layout, sign-extended when signed, promoted to int),
+ * typedefs of every kind, function prototypes, inlines of several types, and thread-local
+ * associative arrays.
  */
 struct flags {
 	int low:3;
@@ -38,7 +39,7 @@ dtrace:::BEGIN
 	f.top = 1;
 	printf("%d %d %d %d\n", f.low, f.mid, f.top, sizeof (f));
 	f.mid++;
-	printf("%d %d %d\n", f.low + 1, f.mid, f.low);
+	printf("%d %d %d %d\n", f.low + 1, f.mid, f.low, f.mid - 1);
 
 	v[2] = limit;
 	self->last[3] = 10;
