@@ -116,8 +116,12 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
     }
     return;
   }
-  // Structs and arrays are copied whole; storing 0 clears one (and frees a dynamic one).
-  if (target->is_record() || target->is_array()) {
+  // Structs are copied whole; storing 0 clears one (and frees a dynamic one). D assigns arrays
+  // element by element only.
+  if (target->is_array() || from->is_array())
+    fail(loc, "an array (" + describe(target->is_array() ? target : from) +
+                  ") cannot be assigned as a whole: assign its elements");
+  if (target->is_record()) {
     if (same_object_type(target, from)) return;
     if (value->kind == ExprKind::IntLiteral && value->value == 0) return;
   }

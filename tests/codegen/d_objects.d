@@ -24,12 +24,11 @@ profile:::tick-1s
 	self->mine = by_cpu[cpu];
 	self->seen[cpu] = 1;
 	history[cpu & 7] = last.counts[2];
-	this->copy = history;
 	if (last.total > 10) {
 		trace(last.low);
 		by_cpu[cpu] = 0;
 	} else if (self->seen[cpu])
-		trace(this->copy[1]);
+		trace(history[1]);
 	else
 		self->seen[cpu] = 0;
 	trace(self->mine.total);
