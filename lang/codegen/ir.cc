@@ -1,5 +1,7 @@
 #include "lang/codegen/ir.h"
 
+#include <llvm/IR/InlineAsm.h>
+
 namespace dsched::codegen {
 
 llvm::Value* Ir::offset_ptr(llvm::Value* base, uint64_t offset) {
@@ -49,6 +51,11 @@ llvm::Value* Ir::bitfield(llvm::Value* word, uint64_t shift, uint64_t bits, bool
 llvm::Value* Ir::truth(llvm::Value* v) {
   if (v->getType()->isIntegerTy(1)) return v;
   return b().CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+}
+
+llvm::Value* Ir::opaque(llvm::Value* v) {
+  auto* type = llvm::FunctionType::get(i64(), {i64()}, false);
+  return b().CreateCall(llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/true), {v});
 }
 
 llvm::Value* Ir::bounded(llvm::Value* index, uint64_t limit) {

@@ -1,6 +1,8 @@
 /*
  * Structs, unions and arrays held in D variables, bit-fields, thread-local associative arrays,
- * and if/else lowered to predicated clauses (the clauses after the first test this-> guards).
+ * and if/else lowered to predicated clauses (the clauses after the first test this-> guards). The
+ * branches of ?: meet through an opaque value, so that LLVM does not merge a context load and a
+ * map value load into one instruction, which the verifier refuses.
  */
 struct sample {
 	int low:3;
@@ -21,6 +23,7 @@ profile:::tick-1s
 	last.counts[2]++;
 	by_cpu[cpu] = last;
 	by_cpu[cpu].total += last.high;
+	last.total = arg0 > last.total ? arg0 : last.total;
 	self->mine = by_cpu[cpu];
 	self->seen[cpu] = 1;
 	history[cpu & 7] = last.counts[2];
