@@ -50,5 +50,9 @@ dtrace:::BEGIN
 
 	printf("%s %d %d %d %d %d\n", greeting, favourite, GREEN, big, sizeof (handler_t),
 	    sizeof (either_t));
+
+	/* A thread-local associative array made by its first assignment, with a tuple key. */
+	self->names["x", 2] = "hello";
+	printf("%s|%s|\n", self->names["x", 2], self->names["y", 1]);
 	exit(0);
 }

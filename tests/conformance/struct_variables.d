@@ -3,7 +3,8 @@
 /*
  * Structs and unions held in D variables: globals, associative array values, self-> and
  * this->; members read and written with ., nested structs, copies of a whole struct, and
- * storing 0 into an associative array element, which deletes it (it reads as zeroes again).
+ * storing 0 into an associative array element, which deletes it (it reads as zeroes again); a
+ * D struct read through a pointer into kernel memory, and copied from there.
  */
 struct point {
 	int x;
@@ -62,5 +63,11 @@ dtrace:::BEGIN
 
 	w.whole = 0x41424344;
 	printf("%c%c %d\n", w.bytes[0], w.bytes[3], sizeof (w));
+
+	/* A D struct in kernel memory: task_struct's pid and tgid read as a struct point. */
+	q = (struct point *)&curthread->pid;
+	printf("%d %d\n", q->x == tid, q->y == pid);
+	p = *q;
+	printf("%d\n", p.y == pid);
 	exit(0);
 }
