@@ -2,8 +2,9 @@
 
 /*
  * C's integer semantics: stores into narrow variables truncate, signed division and modulo
- * round toward zero, the operands of + are evaluated left first, and quantize/lquantize
- * take negative values.
+ * round toward zero, the operands of + are evaluated left first, constant shifts past 32 bits
+ * give the 64-bit value, quantize/lquantize take negative values, and narrow aggregation keys
+ * print with their type's signedness.
  */
 char c;
 short s;
@@ -26,6 +27,7 @@ dtrace:::BEGIN
 
 	i = 0;
 	printf("%d %d\n", i++ + ++i, i);
+	printf("%d %d\n", 1 << 40, -1 << 63);
 
 	@q = quantize(-5);
 	@q = quantize(3);
@@ -34,5 +36,6 @@ dtrace:::BEGIN
 	@k[(char)1] = count();
 	@k[(char)1] = count();
 	@u[(unsigned char)255] = count();
+	@s = quantize(-1 << 40);
 	exit(0);
 }
