@@ -228,7 +228,7 @@ Value Exprs::ternary(const lang::Expr& e) {
     b.SetInsertPoint(block);
     Value value = eval(operand);
     if (e.type->is_string()) value = l_.strings.from(value);
-    else if (value.v->getType()->isIntegerTy(64)) value.v = ir.opaque(value.v);
+    else if (value.v->getType()->isIntegerTy(64) && !llvm::isa<llvm::Constant>(value.v)) value.v = ir.opaque(value.v);
     *end = b.GetInsertBlock();
     b.CreateBr(done);
     return value;
