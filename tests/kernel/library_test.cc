@@ -69,3 +69,13 @@ TEST_CASE("progenyof() is true for the process and its descendants, false for it
   CHECK(r.status == 0);
   CHECK(r.out == "sleep descends\ndsched 0\n\n");
 }
+
+TEST_CASE("the lock predicates read Linux mutexes and rw_semaphores: none is held where BEGIN runs") {
+  RunResult r = run_dsched({"-qn",
+                            "BEGIN { m = &curthread->signal->cred_guard_mutex; s = &curthread->mm->mmap_lock; "
+                            "printf(\"%d %d %d %d %d %d\\n\", mutex_owned(m), mutex_owner(m) == NULL, "
+                            "mutex_type_adaptive(m), mutex_type_spin(m), rw_read_held(s), rw_write_held(s)); exit(0); }"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "0 1 1 0 0 0\n\n");
+}
