@@ -157,8 +157,29 @@ class Strstr : public StringFunction {
  public:
   Strstr() : StringFunction("strstr", {2, 2}, "ss") {}
   Value lower(Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
     Value s = text_arg(l, call, 0), needle = text_arg(l, call, 1);
-    return suffix_from(l, s, find_text(l, s, needle, l.ir.const64(0), l.strings.length(s), false));
+    llvm::Value* needle_length = l.strings.length(needle);
+    llvm::Value* found = ir.stack_slot();
+    b.CreateStore(ir.const64(-1), found);
+    llvm::BasicBlock* done = ir.new_block("strstr.done");
+    l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
+      llvm::Value* mismatch = ir.stack_slot();
+      b.CreateStore(ir.const64(0), mismatch);
+      l.strings.loop(needle.capacity, ir.new_block("strstr.inner"), [&](llvm::Value* j) {
+        ir.when(b.CreateICmpULT(j, needle_length), [&] {
+          llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
+          ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
+        });
+      });
+      llvm::Value* fits =
+          b.CreateICmpULE(b.CreateAdd(start, needle_length), ir.const64(static_cast<int64_t>(s.capacity)));
+      llvm::Value* hit = b.CreateAnd(fits, b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0)));
+      l.strings.leave_when(hit, found, start, done);
+    });
+    b.SetInsertPoint(done);
+    return suffix_from(l, s, b.CreateLoad(ir.i64(), found));
   }
 };
 
