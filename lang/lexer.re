@@ -243,7 +243,7 @@ Parser::symbol_type Lexer::code_token() {
     [0-9]+ "." [0-9]* { fail(loc(), "floating-point constants are not supported"); }
     "@" ident { return Parser::make_AGG(std::string(start + 1, cursor_), loc()); }
     "@" { return Parser::make_AGG("", loc()); }
-    "$" "$"? ([0-9]+ | ident) { return Parser::make_MACRO(std::string(start, cursor_), loc()); }
+    "$" "$"? ([0-9]+ | ident) | "$#" { return Parser::make_MACRO(std::string(start, cursor_), loc()); }
     ["] { return string_literal(loc()); }
     ['] { return char_literal(loc()); }
     "->" { return Parser::make_ARROW(loc()); }
@@ -416,7 +416,7 @@ Parser::symbol_type Lexer::char_literal(SourceRange start) {
   if (chars.size() > 1) fail(loc, "multi-character constant");
   IntToken token;
   token.value = uint64_t(int64_t(int8_t(chars[0])));
-  token.size = 1;
+  token.size = 4;  // a character constant is an int, as in C
   return Parser::make_INTEGER(token, loc);
 }
 

@@ -164,6 +164,9 @@ void Sema::check(ExprPtr& e) {
       const Type* t;
       if (e->kind == ExprKind::SizeofType) {
         t = resolve_type_name(*e->type_name);
+      } else if (e->operand(0)->kind == ExprKind::StringLiteral) {
+        e = make_int(e->operand(0)->text.size() + 1, typedefs_.at("size_t"), e->loc);  // its bytes and NUL
+        return;
       } else {
         check_value(e->operands[0]);
         t = e->operand(0)->type;
@@ -273,6 +276,7 @@ void Sema::check_macro(ExprPtr& e) {
     else if (name == "sid") value = getsid(0);
     else if (name == "pgid") value = getpgrp();
     else if (name == "target") value = options_.target_pid;
+    else if (name == "#") value = options_.macro_args.empty() ? 0 : long(options_.macro_args.size() - 1);
     else fail(e->loc, "unknown macro variable $" + name);
     text = std::to_string(value);
   }
@@ -357,11 +361,15 @@ void Sema::check_index(ExprPtr& e) {
   }
   check_value(e->operands[0]);
   const Type* t = e->operand(0)->type;
-  if (!t->is_array() && !t->is_pointer())
+  if (!t->is_array() && !t->is_pointer() && !t->is_string())
     fail(e->loc, describe(t) + " cannot be indexed");
   if (e->operands.size() != 2) fail(e->loc, "an array takes a single index");
   check_scalar(e->operands[1], "an array index");
   if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "an array index must be an integer");
+  if (t->is_string()) {  // a string is an array of char
+    e->type = types_.integer(1, true);
+    return;
+  }
   if (t->target->is_void() || t->target->kind == TypeKind::Function)
     fail(e->loc, "cannot index a pointer to " + describe(t->target));
   // An array held in a D variable has its declared bounds: checked now for a constant index, at

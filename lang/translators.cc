@@ -200,7 +200,8 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
     }
   } else if (want->is_string() && (got->is_string() || got->is_char_sequence())) {
     to_string(value);
-  } else if (!(want->is_array() && got->is_char_sequence()) && !(want->is_pointer() && got->is_pointer())) {
+  } else if (!(want->is_array() && got->is_char_sequence()) && !(want->is_pointer() && got->is_pointer()) &&
+             !(want->is_char_sequence() && got->is_string())) {  // char[] computed as a string (pr_clname)
     fail(it->second->loc, "translator member " + name + " is " + type_name(got) + " but " +
                               type_name(t.output) + " declares it " + type_name(want));
   }

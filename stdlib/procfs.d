@@ -17,6 +17,8 @@ typedef struct psinfo {
   int pr_nlwp;            /* threads in the process */
   pid_t pr_pid;           /* process id (the thread group id) */
   pid_t pr_ppid;          /* parent's process id */
+  pid_t pr_pgid;          /* process group id */
+  pid_t pr_sid;           /* session id */
   uid_t pr_uid;           /* real user id */
   uid_t pr_euid;          /* effective user id */
   gid_t pr_gid;           /* real group id */
@@ -35,13 +37,25 @@ typedef struct lwpsinfo {
   char pr_sname;          /* the state's letter */
   int pr_nice;            /* nice value */
   int pr_pri;             /* kernel priority (lower runs first) */
+  char pr_clname[8];      /* scheduling class: "TS", "RT", "DL", "EXT" (below) */
+  char pr_name[16];       /* thread name */
   processorid_t pr_onpro; /* CPU the thread last ran on */
+  processorid_t pr_bindpro; /* the one CPU the thread may run on, or -1 (PBIND_NONE) */
+  psetid_t pr_bindpset;   /* processor set: always -1 (none) */
 } lwpsinfo_t;
 
 /*
  * Task state bits (include/linux/sched.h): TASK_INTERRUPTIBLE 0x1, TASK_UNINTERRUPTIBLE 0x2,
  * __TASK_STOPPED 0x4, __TASK_TRACED 0x8, TASK_NEW 0x800; exit_state EXIT_DEAD 0x10,
  * EXIT_ZOMBIE 0x20. A runnable task that is on a CPU is SONPROC.
+ *
+ * pr_clname names the kernel's scheduling class the thread runs in, decided as the kernel decides
+ * it, by its effective priority: below 0 the deadline class ("DL", SCHED_DEADLINE), below 100
+ * the real-time class ("RT", SCHED_FIFO and SCHED_RR, and a thread that priority inheritance
+ * lifted there), then sched_ext ("EXT", SCHED_EXT), else the fair class, which is DTrace's
+ * time-sharing class ("TS": SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE).
+ * Members left out of a translator (Solaris's pr_wchan, pr_syscall, pr_start, ...) do not exist
+ * on Linux; a script that reads one gets a compile error naming it.
  */
 translator lwpsinfo_t < struct task_struct *T > {
   pr_flag = T->flags;
@@ -59,13 +73,19 @@ translator lwpsinfo_t < struct task_struct *T > {
              T->on_cpu ? 'O' : 'R';
   pr_nice = T->static_prio - 120;
   pr_pri = T->prio;
+  pr_clname = T->prio < 0 ? "DL" : T->prio < 100 ? "RT" : T->policy == 7 ? "EXT" : "TS";
+  pr_name = T->comm;
   pr_onpro = T->thread_info.cpu;
+  pr_bindpro = T->nr_cpus_allowed == 1 ? T->thread_info.cpu : -1;
+  pr_bindpset = -1;
 };
 
 translator psinfo_t < struct task_struct *T > {
   pr_nlwp = T->signal->nr_threads;
   pr_pid = T->tgid;
   pr_ppid = T->real_parent->tgid;
+  pr_pgid = T->signal->pids[2]->numbers[0].nr;  /* PIDTYPE_PGID, in the initial namespace */
+  pr_sid = T->signal->pids[3]->numbers[0].nr;   /* PIDTYPE_SID */
   pr_uid = T->cred->uid.val;
   pr_euid = T->cred->euid.val;
   pr_gid = T->cred->gid.val;

@@ -129,8 +129,13 @@ Value Exprs::eval(const lang::Expr& e) {
     case ExprKind::Assign: return assign(e);
     case ExprKind::Ternary: return ternary(e);
     case ExprKind::Cast: return cast(e);
-    case ExprKind::Member:
-    case ExprKind::Index: return kernel_object(e);
+    case ExprKind::Index:
+      if (e.operand(0)->type->is_string()) {  // s[i]: a byte of a D string (0 past its end)
+        llvm::Value* byte = l_.strings.byte_at(l_.strings.from(eval(*e.operand(0))), eval_int(*e.operand(1)));
+        return {l_.ir.normalize(byte, e.type), e.type};
+      }
+      return kernel_object(e);
+    case ExprKind::Member: return kernel_object(e);
     case ExprKind::Call: return e.function->lower(l_, e);
     case ExprKind::Xlate: return translated(e);
     default: lang::fail(e.loc, "this expression cannot be compiled");

@@ -12,6 +12,7 @@ llvm::Value* Ir::offset_ptr(llvm::Value* base, uint64_t offset) {
 llvm::Function* Ir::begin_function(const std::string& name, const std::string& section) {
   function_ = module_.begin_program(name, section);
   function_->addFnAttr(llvm::Attribute::NoUnwind);
+  bounded_slot_ = nullptr;
   return function_;
 }
 
@@ -61,7 +62,9 @@ llvm::Value* Ir::opaque(llvm::Value* v) {
 llvm::Value* Ir::bounded(llvm::Value* index, uint64_t limit) {
   // A volatile round trip hides from LLVM what it knows of the index, so the explicit check that
   // the verifier needs to see survives optimisation.
-  llvm::Value* slot = stack_slot();
+  // One slot per program serves every check: each store is loaded right back.
+  if (!bounded_slot_) bounded_slot_ = stack_slot();
+  llvm::Value* slot = bounded_slot_;
   b().CreateStore(index, slot, /*isVolatile=*/true);
   llvm::Value* opaque = b().CreateLoad(i64(), slot, /*isVolatile=*/true);
   return b().CreateSelect(b().CreateICmpULT(opaque, const64(static_cast<int64_t>(limit))), opaque,

@@ -67,6 +67,7 @@ class Ir {
   BpfModule& module_;
   uint64_t strsize_;
   llvm::Function* function_ = nullptr;
+  llvm::Value* bounded_slot_ = nullptr;  // bounded()'s stack word in function_
 };
 
 }  // namespace dsched::codegen

@@ -137,6 +137,17 @@ abi::RecordField Records::string(const Value& text) {
   return f;
 }
 
+abi::RecordField Records::memory(llvm::Value* address, uint32_t size) {
+  abi::RecordField f;
+  f.kind = abi::RecordField::Kind::String;
+  f.size = size;
+  f.offset = field(size);
+  llvm::Value* result = l_.ir.helper(BPF_FUNC_probe_read_kernel, {at(f.offset), l_.ir.const64(size),
+                                                                  l_.ir.b().CreateIntToPtr(address, l_.ir.ptr())});
+  check_fault(l_.ir.b().CreateICmpSLT(result, l_.ir.const64(0)), abi::FaultKind::InvalidAddress, address);
+  return f;
+}
+
 abi::RecordField Records::value(const lang::Expr& e) {
   // A kernel char array converted to a string goes into the record straight from the kernel.
   const lang::Expr* source = &e;

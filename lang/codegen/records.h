@@ -34,6 +34,9 @@ class Records {
   abi::RecordField integer(llvm::Value* v, const lang::Type* type);
   abi::RecordField string(const Value& text);
   abi::RecordField value(const lang::Expr& e);
+  // `size` bytes of kernel memory at `address`, as they are (tracemem()): user space reads them
+  // from the record's bytes at the field's offset. A bad address is a fault.
+  abi::RecordField memory(llvm::Value* address, uint32_t size);
   // The values of call.operands[first...].
   std::vector<abi::RecordField> values(const lang::Expr& call, size_t first);
   // Adds an action whose handler user space runs on the record; its fields are recorded first.

@@ -93,11 +93,11 @@ TEST_CASE("constant expressions fold with C semantics") {
 }
 
 TEST_CASE("character and string literals") {
-  CHECK(expr_dump("'a'") == "97:char");
-  CHECK(expr_dump("'\\n'") == "10:char");
-  CHECK(expr_dump("'\\x41'") == "65:char");
-  CHECK(expr_dump("'\\101'") == "65:char");
-  CHECK(expr_dump("'\\''") == "39:char");
+  CHECK(expr_dump("'a'") == "97:int");
+  CHECK(expr_dump("'\\n'") == "10:int");
+  CHECK(expr_dump("'\\x41'") == "65:int");
+  CHECK(expr_dump("'\\101'") == "65:int");
+  CHECK(expr_dump("'\\''") == "39:int");
   CHECK(expr_dump("\"tab\\there\\x41\\101\\\\ \\\"q\\\"\"") == "\"tab\\x09hereAA\\ \"q\"\":string");
   CHECK(expr_dump("\"caf\xc3\xa9\"") == "\"caf\\xc3\\xa9\":string");
 }

@@ -4,6 +4,9 @@
 //   substr(s, i [, n])         n bytes of s from index i (negative i and n count from the end)
 //   strchr(s, c), strrchr(s, c)  s from the first (last) c on, or ""
 //   strstr(s, t)               s from the first occurrence of t on, or ""
+//   index(s, t [, start])      the first index of t in s from start on, or -1
+//   rindex(s, t [, start])     the last index of t in s at or before start, or -1
+//   toupper(s), tolower(s)     s with its ASCII letters in upper (lower) case
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
@@ -119,6 +122,37 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
+// The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
+llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to, bool last) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* length = l.strings.length(s);
+  llvm::Value* needle_length = l.strings.length(needle);
+  llvm::Value* found = ir.stack_slot();
+  b.CreateStore(ir.const64(-1), found);
+  llvm::BasicBlock* done = ir.new_block("find.done");
+  l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
+    llvm::Value* mismatch = ir.stack_slot();
+    b.CreateStore(ir.const64(0), mismatch);
+    l.strings.loop(needle.capacity, ir.new_block("find.inner"), [&](llvm::Value* j) {
+      ir.when(b.CreateICmpULT(j, needle_length), [&] {
+        llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
+        ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
+      });
+    });
+    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, from), b.CreateICmpSLE(start, to));
+    llvm::Value* fits = b.CreateICmpULE(b.CreateAdd(start, needle_length), length);
+    llvm::Value* hit = b.CreateAnd(b.CreateAnd(in_range, fits),
+                                   b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0)));
+    if (last)
+      ir.when(hit, [&] { b.CreateStore(start, found); });
+    else
+      l.strings.leave_when(hit, found, start, done);
+  });
+  b.SetInsertPoint(done);
+  return b.CreateLoad(ir.i64(), found);
+}
+
 class Strstr : public StringFunction {
  public:
   Strstr() : StringFunction("strstr", {2, 2}, "ss") {}
@@ -149,12 +183,69 @@ class Strstr : public StringFunction {
   }
 };
 
+// index() searches forwards from start (0 by default, clamped into the string); rindex() backwards
+// from start (the end by default): before the string only "" is found, at 0.
+class Index : public StringFunction {
+ public:
+  Index(std::string_view name, bool last) : StringFunction(name, {2, 3}, "ssi", {"the start index"}), last_(last) {}
+  const Type* result_type(Checker& c, SourceRange) const override { return c.types().integer(4, true); }
+  Value lower(Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    Value s = text_arg(l, call, 0), needle = text_arg(l, call, 1);
+    llvm::Value* length = l.strings.length(s);
+    llvm::Value* zero = ir.const64(0);
+    llvm::Value* from = zero;
+    llvm::Value* to = length;
+    if (call.operands.size() > 2) {
+      llvm::Value* start = l.exprs.eval_int(*call.operand(2));
+      if (last_) {
+        llvm::Value* before = b.CreateSelect(b.CreateICmpEQ(l.strings.length(needle), zero), zero, ir.const64(-1));
+        to = b.CreateSelect(b.CreateICmpSLT(start, zero), before,
+                            b.CreateSelect(b.CreateICmpSLT(start, length), start, length));
+      } else {
+        from = b.CreateSelect(b.CreateICmpSLT(start, zero), zero,
+                              b.CreateSelect(b.CreateICmpSLT(start, length), start, length));
+      }
+    }
+    return {find_text(l, s, needle, from, to, last_), call.type};
+  }
+
+ private:
+  bool last_;
+};
+
+class ChangeCase : public StringFunction {
+ public:
+  ChangeCase(std::string_view name, char from, char to) : StringFunction(name, {1, 1}, "s"), from_(from), to_(to) {}
+  Value lower(Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    Value s = text_arg(l, call, 0);
+    Value out = l.strings.copy_range(s, ir.const64(0), ir.const64(static_cast<int64_t>(s.capacity)));
+    l.strings.loop(out.capacity, ir.new_block("case.end"), [&](llvm::Value* i) {
+      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(i, out.capacity));
+      llvm::Value* ch = b.CreateLoad(ir.i8(), at);
+      llvm::Value* letter = b.CreateAnd(b.CreateICmpUGE(ch, b.getInt8(from_)), b.CreateICmpULE(ch, b.getInt8(from_ + 25)));
+      ir.when(letter, [&] { b.CreateStore(b.CreateAdd(ch, b.getInt8(static_cast<int8_t>(to_ - from_))), at); });
+    });
+    return out;
+  }
+
+ private:
+  char from_, to_;
+};
+
 const Registered<Strlen> strlen_function;
 const Registered<Strjoin> strjoin;
 const Registered<Substr> substr;
 const Registered<Strchr> strchr_function("strchr", false);
 const Registered<Strchr> strrchr_function("strrchr", true);
 const Registered<Strstr> strstr_function;
+const Registered<Index> index_function("index", false);
+const Registered<Index> rindex_function("rindex", true);
+const Registered<ChangeCase> toupper_function("toupper", 'a', 'A');
+const Registered<ChangeCase> tolower_function("tolower", 'A', 'a');
 
 }  // namespace
 }  // namespace dsched::lang

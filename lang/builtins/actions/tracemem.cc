@@ -1,0 +1,74 @@
+// tracemem(address, size [, count]): records `size` bytes of kernel memory (a constant), and
+// prints the first `count` of them (all when not given) as DTrace's hex dump: a heading of the 16
+// column offsets, then per 16 bytes the offset, the bytes in hex and as text ('.' when not
+// printable).
+#include <algorithm>
+#include <cstdio>
+
+#include "lang/builtins/support.h"
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/records.h"
+
+namespace dsched::lang {
+namespace {
+
+constexpr int64_t kMaxSize = 4096;
+
+std::string hex_dump(std::string_view bytes) {
+  constexpr int kMargin = 5;
+  if (bytes.empty()) return "";
+  std::string out = "\n" + std::string(kMargin + 6, ' ');
+  for (char digit : std::string_view("0123456789abcdef")) (out += "  ") += digit;
+  out += "  0123456789abcdef\n";
+  char cell[16];
+  for (size_t row = 0; row < bytes.size(); row += 16) {
+    std::snprintf(cell, sizeof cell, "%*s%5zx:", kMargin, "", row);
+    out += cell;
+    std::string_view line = bytes.substr(row, 16);
+    for (unsigned char c : line) {
+      std::snprintf(cell, sizeof cell, " %02x", c);
+      out += cell;
+    }
+    out.append(3 * (16 - line.size()), ' ');
+    out += "  ";
+    for (char c : line) out += (c < ' ' || c > '~') ? '.' : c;
+    out += '\n';
+  }
+  return out;
+}
+
+class Tracemem : public Action {
+ public:
+  Tracemem() : Action("tracemem", {2, 3}) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    c.scalar(call->operands[0], "tracemem() address");
+    check_constant_arg(c, *call, 1, "size", 1, kMaxSize);
+    if (call->operands.size() > 2) check_integer_arg(c, *call, 2, "the number of bytes to print");
+    set_void(c, *call);
+  }
+
+  codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    auto size = static_cast<uint32_t>(call.operand(1)->value);
+    llvm::Value* address = l.exprs.eval_int(*call.operand(0));
+    std::vector<abi::RecordField> fields{l.records.memory(address, size)};
+    if (call.operands.size() > 2) fields.push_back(l.records.value(*call.operand(2)));
+    l.records.action(*this).fields = std::move(fields);
+    return no_value(call);
+  }
+
+  void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
+    const abi::RecordField& memory = action.fields[0];
+    std::string_view bytes = record.bytes().substr(memory.offset, memory.size);
+    if (action.fields.size() > 1) {
+      int64_t count = record.field(action.fields[1]).as_signed();
+      bytes = bytes.substr(0, static_cast<size_t>(std::clamp<int64_t>(count, 0, memory.size)));
+    }
+    run.output().report(name(), hex_dump(bytes));
+  }
+};
+
+const Registered<Tracemem> registered;
+
+}  // namespace
+}  // namespace dsched::lang

@@ -1,0 +1,4 @@
+BEGIN
+{
+  trace(curlwpsinfo->pr_wchan);
+}

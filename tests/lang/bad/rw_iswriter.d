@@ -1,0 +1,4 @@
+BEGIN
+{
+  x = rw_iswriter(&curthread->mm->mmap_lock);
+}
