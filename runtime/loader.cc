@@ -150,6 +150,17 @@ bool LoadedObject::run(const std::string& name, std::string& error,
   return true;
 }
 
+uint64_t LoadedObject::skipped_firings() const {
+  uint64_t total = 0;
+  bpf_program* program;
+  bpf_object__for_each_program(program, object_) {
+    bpf_prog_info info{};
+    uint32_t size = sizeof info;
+    if (bpf_obj_get_info_by_fd(bpf_program__fd(program), &info, &size) == 0) total += info.recursion_misses;
+  }
+  return total;
+}
+
 int LoadedObject::map_fd(const std::string& name) const {
   bpf_map* map = bpf_object__find_map_by_name(object_, name.c_str());
   return map ? bpf_map__fd(map) : -1;

@@ -73,14 +73,18 @@ class RecordLoop {
   abi::Output& output_;
 };
 
-// Reports the growth of the per-CPU drop counters since the last report.
+// Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
+// the last report.
 class DropReporter {
  public:
-  DropReporter(int fd, abi::Output& output)
-      : fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
+  DropReporter(const LoadedObject& object, int fd, abi::Output& output)
+      : object_(object), fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
         seen_(static_cast<size_t>(abi::DropCounter::Count) * cpus_, 0) {}
 
   void report() {
+    uint64_t skipped = object_.skipped_firings();
+    if (skipped > skipped_seen_) output_.drops(abi::DropKind::KernelSkipped, skipped - skipped_seen_, std::nullopt);
+    skipped_seen_ = skipped;
     std::vector<uint64_t> values(cpus_);
     for (uint32_t counter = 0; counter < static_cast<uint32_t>(abi::DropCounter::Count); ++counter) {
       if (bpf_map_lookup_elem(fd_, &counter, values.data()) != 0) continue;
@@ -103,10 +107,12 @@ class DropReporter {
   }
 
  private:
+  const LoadedObject& object_;
   int fd_;
   abi::Output& output_;
   int cpus_;
   std::vector<uint64_t> seen_;
+  uint64_t skipped_seen_ = 0;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -140,7 +146,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     ring_buffer__free(ring);
     return 1;
   }
-  DropReporter drops(object->map_fd(program.drops_map), output);
+  DropReporter drops(*object, object->map_fd(program.drops_map), output);
   SignalScope signals;
   auto drain = [&] {
     ring_buffer__consume(ring);
