@@ -1,3 +1,34 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include "runtime/driver.h"
 
-int main(int argc, char** argv) { return dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)); }
+namespace {
+
+// A closed standard stream would be reused by the next file dsched opens (a BPF map), and output
+// would go there. Each closed one becomes /dev/null opened for reading only, so writing to it
+// fails and is reported, and reading it finds nothing.
+void hold_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) open("/dev/null", O_RDONLY);
+}
+
+// What was written to stdout outside a trace's output (listings, dumps, reports): a failure is
+// reported once, with a non-zero exit status. A trace's output reports its own failures.
+int check_stdout(int status) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  std::fprintf(stderr, "dsched: write error on stdout: %s\n", errno ? std::strerror(errno) : "Input/output error");
+  return status ? status : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hold_standard_streams();
+  return check_stdout(dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)));
+}
