@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 
@@ -48,8 +49,11 @@ class RecordLoop {
       : consumer_(consumer), object_(object), errors_(program.programs_at(abi::AttachPoint::Phase::Error)),
         output_(output) {}
 
+  // A non-zero return ends the read: while probes are attached, records may come faster than they
+  // are read, and exit() or a signal must still end the run (what is left is read once detached).
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
+    if (loop->attached && (interrupts != 0 || !loop->accepting)) return kStopReading;
     if (!loop->accepting) return 0;
     if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
     if (loop->consumer_.exit_requested()) loop->accepting = false;
@@ -57,6 +61,8 @@ class RecordLoop {
   }
 
   bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
+  bool attached = false;  // probes fire while the records are read
+  static constexpr int kStopReading = -EINTR;
 
  private:
   void run_error(const abi::FaultRecord& fault) {
@@ -172,6 +178,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
         status = 1;
       }
     }
+    loop.attached = true;
     Clock::time_point next_status = Clock::now();
     while (status == 0 && !consumer.exit_requested() && interrupts == 0 && !output.failed() &&
            !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
@@ -185,6 +192,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     }
   }
   object->detach();
+  loop.attached = false;
   ring_buffer__consume(ring);
   loop.accepting = true;  // END's records are printed even after exit()
   bool exited = consumer.exit_requested();
