@@ -6,7 +6,6 @@
 #include "lang/builtins/builtin.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
-#include "lang/diagnostics.h"
 
 namespace dsched::codegen {
 namespace {
@@ -21,15 +20,9 @@ uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 // 256k), so an aggregation holds at most 16k keys unless aggsize is set (docs/reliability.md).
 constexpr uint64_t kDefaultAggregationKeys = 1 << 14;
 
-// The ring buffer must be a power-of-two multiple of the page size.
-// The ring buffer's size: a power of two of at least a page. Larger than 1g is refused, not cut
-// (bufresize=manual: the buffer is what was asked for, or an error).
-constexpr uint64_t kLargestRing = 1ull << 30;
-
+// The ring buffer's size: a power of two of at least a page. The option table refuses more than
+// 1g (bufresize=manual: the buffer is what was asked for, or an error).
 uint32_t ring_size(int64_t requested) {
-  if (static_cast<uint64_t>(requested) > kLargestRing)
-    lang::fail({}, "invalid value for option bufsize: " + std::to_string(requested) +
-                       " bytes (the trace buffer holds at most 1g)");
   uint64_t size = 4096;
   while (size < static_cast<uint64_t>(requested)) size <<= 1;
   return static_cast<uint32_t>(size);
