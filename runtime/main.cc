@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,9 +27,19 @@ int check_stdout(int status) {
   return status ? status : 1;
 }
 
+// Every map, program and perf event is a file descriptor: a script with many probes needs more than
+// the usual soft limit of 1024. The soft limit goes up to the hard one, as other BPF tracers do.
+void raise_open_file_limit() {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur >= files.rlim_max) return;
+  files.rlim_cur = files.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &files);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   hold_standard_streams();
+  raise_open_file_limit();
   return check_stdout(dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)));
 }
