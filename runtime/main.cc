@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 
 #include "runtime/driver.h"
 
@@ -41,5 +43,14 @@ void raise_open_file_limit() {
 int main(int argc, char** argv) {
   hold_standard_streams();
   raise_open_file_limit();
-  return check_stdout(dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)));
+  try {
+    return check_stdout(dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)));
+  } catch (const std::bad_alloc&) {
+    // A memory limit (ulimit -v) met by a large snapshot or script: a message, not an abort; the
+    // unwinding closes what was loaded into the kernel.
+    std::fprintf(stderr, "dsched: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsched: internal error: %s\n", e.what());
+  }
+  return 1;
 }
