@@ -49,15 +49,16 @@ class RecordLoop {
       : consumer_(consumer), object_(object), errors_(program.programs_at(abi::AttachPoint::Phase::Error)),
         output_(output) {}
 
-  // A non-zero return ends the read: while probes are attached, records may come faster than they
-  // are read, and exit() or a signal must still end the run (what is left is read once detached).
+  // A non-zero return ends the read after this record: while probes are attached, records may come
+  // faster than they are read, and exit() or a signal must still end the run (what is left is
+  // read once they are detached).
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
-    if (loop->attached && (interrupts != 0 || !loop->accepting)) return kStopReading;
-    if (!loop->accepting) return 0;
-    if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
-    if (loop->consumer_.exit_requested()) loop->accepting = false;
-    return 0;
+    if (loop->accepting) {
+      if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
+      if (loop->consumer_.exit_requested()) loop->accepting = false;
+    }
+    return loop->attached && (interrupts != 0 || !loop->accepting) ? kStopReading : 0;
   }
 
   bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
