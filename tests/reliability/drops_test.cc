@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <regex>
 #include <string>
 
 #include "support.h"
@@ -47,14 +48,21 @@ class SleepyThreads {
   pid_t pid_ = -1;
 };
 
-// Runs `args` three times; every run must end normally and report nothing on stderr.
+// `err` without the reports of firings the kernel skipped: those are no drop a size could cure
+// (a program fired inside another on a loaded machine), and are reported as they should be.
+std::string without_kernel_skips(const std::string& err) {
+  static const std::regex skipped("dsched: [0-9]+ probe firings? skipped by the kernel \\([^)]*\\)\n");
+  return std::regex_replace(err, skipped, "");
+}
+
+// Runs `args` three times; every run must end normally and report no drop.
 void check_no_drops(const std::vector<std::string>& args) {
   for (int run = 0; run < 3; ++run) {
     RunResult r = run_dsched(args, std::chrono::seconds(30));
     CAPTURE(run);
     CHECK_FALSE(r.timed_out);
     CHECK(r.status == 0);
-    CHECK(r.err == "");
+    CHECK(without_kernel_skips(r.err) == "");
   }
   CHECK(leftover_programs().empty());
 }
