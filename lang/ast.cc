@@ -57,6 +57,15 @@ void Expr::operator delete(void* node, size_t size) {
   node_pool.give(node);
 }
 
+bool is_d_object(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Variable: return e.type && (e.type->is_record() || e.type->is_array());
+    case ExprKind::Member: return !e.arrow && is_d_object(*e.operand(0));
+    case ExprKind::Index: return e.operand(0)->type->is_array() && is_d_object(*e.operand(0));
+    default: return false;
+  }
+}
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc) { return std::make_unique<Expr>(kind, loc); }
 
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {
@@ -85,6 +94,7 @@ ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& repla
   copy->id = expr.id;
   copy->offset_bits = expr.offset_bits;
   copy->bitfield_bits = expr.bitfield_bits;
+  copy->bitfield_signed = expr.bitfield_signed;
   copy->type_name = expr.type_name;
   copy->depth = expr.depth;
   copy->operands.reserve(expr.operands.size());

@@ -39,13 +39,14 @@ enum class ExprKind {
   Index,       // array or pointer indexing (a single subscript after sema)
   Call,        // actions and subroutines
   AggRef,      // @name as an argument of printa(), normalize(), clear()...
+  Xlate,       // xlate<T>(x); typed: a translated struct by value, operands = its members'
+               // values in declaration order (an IntLiteral 0 where the translator has none)
   // Parse-only nodes, replaced by sema.
   Ident,
   MacroVar,    // $1, $$1, $pid, $target...
   SizeofType,
   SizeofExpr,
   Offsetof,
-  Xlate,
 };
 
 enum class VarScope { Global, ThreadLocal, ClauseLocal };
@@ -99,6 +100,8 @@ struct Expr {
                            // ProbeArg: argument index
   uint64_t offset_bits = 0;    // Member: offset of the member in the (pointed-to) record
   uint32_t bitfield_bits = 0;  // Member: bit-field width, 0 when not a bit-field
+  bool bitfield_signed = false;  // Member: a bit-field of a signed type (read sign-extended);
+                                 // its `type` is the promoted one (int when int holds it, as in C)
   TypeNamePtr type_name;   // Cast/SizeofType/Offsetof/Xlate before sema
   uint32_t depth = 1;      // height of this subtree as parsed (bounded by the parser)
 
@@ -110,6 +113,10 @@ struct Expr {
   static void* operator new(size_t size);
   static void operator delete(void* node, size_t size);
 };
+
+// Whether a typed expression names memory of a D variable: a struct or array held in one, or a
+// member or element of it (rather than kernel memory).
+bool is_d_object(const Expr& e);
 
 ExprPtr make_expr(ExprKind kind, SourceRange loc);
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);
@@ -139,6 +146,8 @@ struct DeclSpec {
 struct ArraySuffix {
   std::shared_ptr<Expr> size;            // [N]; null for [] and for associative arrays
   std::vector<TypeNamePtr> key_types;    // [int, string]: an associative array declaration
+  bool function = false;                 // (parameters): a function's prototype
+  std::vector<TypeNamePtr> parameters;   // its parameter types
   SourceRange loc;
 };
 
@@ -146,6 +155,7 @@ struct Declarator {
   std::string name;                      // empty in a type name (abstract declarator)
   int pointer_depth = 0;                 // stars before the name
   std::vector<ArraySuffix> suffixes;     // after the name, left to right
+  std::shared_ptr<Declarator> inner;     // ( declarator ): applies to the type built outside it
   SourceRange loc;
 };
 
@@ -157,7 +167,8 @@ struct TypeName {
 
 struct FieldDecl {
   DeclSpec spec;
-  Declarator declarator;
+  Declarator declarator;           // no name: an unnamed bit-field (padding)
+  std::shared_ptr<Expr> bit_width;  // `name : width`; null when not a bit-field
 };
 struct RecordSpec {
   TypeKind kind = TypeKind::Struct;
@@ -185,12 +196,15 @@ struct InitDeclarator {
 
 // ---- Statements ----
 
-enum class StmtKind { Expr, Aggregate };
+// If statements are checked in place and then lowered into predicated clauses (conditionals.cc):
+// the code generator never sees one.
+enum class StmtKind { Expr, Aggregate, If };
 
 struct Stmt {
   StmtKind kind;
   SourceRange loc;
-  ExprPtr expr;                  // Expr statements
+  ExprPtr expr;                  // Expr statements; If: the condition
+  std::vector<std::unique_ptr<Stmt>> then_body, else_body;  // If
 
   // Aggregate: @name[keys] = func(args)
   std::string agg_name;          // "" for @

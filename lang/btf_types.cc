@@ -187,6 +187,16 @@ std::vector<std::pair<std::string_view, uint32_t>> BtfTypes::find_prefixed(std::
   }
 }
 
+std::vector<uint32_t> BtfTypes::prototype_params(uint32_t id) const {
+  const btf_type* t = type_at(id);
+  while (t && (kind_of(t) == BTF_KIND_TYPEDEF || kind_of(t) == BTF_KIND_PTR)) t = type_at(t->type);
+  std::vector<uint32_t> params;
+  if (!t || kind_of(t) != BTF_KIND_FUNC_PROTO) return params;
+  auto* param = reinterpret_cast<const btf_param*>(t + 1);
+  for (unsigned i = 0; i < vlen_of(t); ++i) params.push_back(param[i].type);
+  return params;
+}
+
 const Type* BtfTypes::convert(uint32_t id) const {
   if (id == 0) return universe_.void_type();
   if (auto it = converted_.find(id); it != converted_.end()) return it->second;

@@ -33,6 +33,9 @@ class BtfTypes {
   uint32_t find(const std::string& name, unsigned btf_kind) const;
   // Every type of BTF kind `btf_kind` whose name starts with `prefix`: (name, id), in id order.
   std::vector<std::pair<std::string_view, uint32_t>> find_prefixed(std::string_view prefix, unsigned btf_kind) const;
+  // The parameter types of the function prototype that `id` names, through typedefs and
+  // pointers (a raw tracepoint's btf_trace_<name>); empty if it names none.
+  std::vector<uint32_t> prototype_params(uint32_t id) const;
   // The D type for BTF type `id` (0 is void).
   const Type* convert(uint32_t id) const;
   // Fills a kernel struct's members (called through Type::members()).

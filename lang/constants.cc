@@ -79,7 +79,10 @@ void Sema::fold(ExprPtr& e) {
         case BinaryOp::Sub: result = x - y; break;
         case BinaryOp::Shl:
         case BinaryOp::Shr:
-          if (y >= type->size * 8) fail(e->loc, "shift count is out of range in a constant expression");
+          if (y >= 64) fail(e->loc, "shift count is out of range in a constant expression");
+          // D shifts in 64-bit registers: past the operand's width (1 << 40, -1 << 63) the
+          // result is the 64-bit value, typed as a 64-bit integer of the operand's signedness.
+          if (y >= type->size * 8) type = types_.integer(8, type->is_signed);
           result = op == BinaryOp::Shl ? x << y : is_signed ? uint64_t(sx >> y) : x >> y;
           break;
         case BinaryOp::Lt: result = is_signed ? sx < sy : x < y; break;

@@ -7,12 +7,21 @@
 
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
+#include "lang/kernel_symbols.h"
 #include "lang/sema.h"
 #include "lang/typedefs.h"
 #include "stdlib.h"
 
 namespace dsched::lang {
 namespace {
+
+// C's integer types by the names TypeUniverse::integer gives them ("int", "unsigned long long").
+const Type* canonical_integer(TypeUniverse& types, const std::string& name) {
+  for (uint64_t size : {1, 2, 4, 8})
+    for (bool is_signed : {true, false})
+      if (const Type* t = types.integer(size, is_signed); t->name == name) return t;
+  return nullptr;
+}
 
 uint64_t alignment_of(const Type* type) {
   switch (type->kind) {
@@ -140,27 +149,45 @@ const Type* Sema::record_type(const RecordSpec& spec) {
   Type* record = types_.new_record(spec.kind, spec.tag);
   if (!spec.tag.empty()) table[spec.tag] = record;
   std::vector<Member> members;
-  uint64_t offset = 0, size = 0, align = 1;
+  uint64_t bit = 0, size = 0, align = 1;  // bit: where the next member may start
+  auto round_up = [](uint64_t n, uint64_t to) { return (n + to - 1) / to * to; };
   for (const FieldDecl& field : spec.fields) {
-    const Type* type = resolve_declarator(resolve_spec(field.spec), field.declarator, nullptr);
+    const Declarator& d = field.declarator;
+    const Type* type = resolve_declarator(resolve_spec(field.spec), d, nullptr);
     if (type->is_void() || (type->is_record() && !type->complete))
-      fail(field.declarator.loc, "member " + field.declarator.name + " has incomplete type");
+      fail(d.loc, "member " + d.name + " has incomplete type");
     for (const Member& m : members)
-      if (m.name == field.declarator.name)
-        fail(field.declarator.loc, "duplicate member " + m.name);
+      if (!d.name.empty() && m.name == d.name) fail(d.loc, "duplicate member " + m.name);
     uint64_t a = alignment_of(type);
-    align = std::max(align, a);
-    if (spec.kind == TypeKind::Union) {
-      members.push_back({field.declarator.name, type, 0, 0});
-      size = std::max(size, type->size);
-    } else {
-      offset = (offset + a - 1) / a * a;
-      members.push_back({field.declarator.name, type, offset * 8, 0});
-      offset += type->size;
-      size = offset;
+    bool is_union = spec.kind == TypeKind::Union;
+    if (field.bit_width) {
+      // C's layout: a bit-field shares the storage unit of its type with its neighbours unless it
+      // would cross the unit's end; width 0 closes the unit.
+      if (!type->is_integer()) fail(d.loc, "bit-field " + d.name + " must have an integer type");
+      ExprPtr width_expr = clone(*field.bit_width);
+      int64_t width = constant_integer(width_expr, "a bit-field width");
+      uint64_t unit = type->size * 8;
+      if (width < 0 || uint64_t(width) > unit || (width == 0 && !d.name.empty()))
+        fail(d.loc, "bit-field width " + std::to_string(width) + " is invalid for " + type_name(type));
+      if (width == 0) {
+        bit = round_up(bit, unit);
+        continue;
+      }
+      uint64_t at = is_union ? 0 : bit;
+      if (at / unit != (at + uint64_t(width) - 1) / unit) at = round_up(at, unit);
+      if (!d.name.empty()) members.push_back({d.name, type, at, uint32_t(width)});
+      align = std::max(align, a);
+      bit = at + uint64_t(width);
+      size = std::max(size, round_up(bit, 8) / 8);
+      continue;
     }
+    uint64_t offset = is_union ? 0 : round_up(round_up(bit, 8) / 8, a);
+    align = std::max(align, a);
+    members.push_back({d.name, type, offset * 8, 0});
+    if (!is_union) bit = (offset + type->size) * 8;
+    size = std::max(size, offset + type->size);
   }
-  size = (size + align - 1) / align * align;
+  size = round_up(size, align);
   TypeUniverse::set_members(record, std::move(members), size);
   return record;
 }
@@ -193,6 +220,17 @@ const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
   if (d.suffixes.size() > 8) fail(d.loc, "too many array dimensions (at most 8)");
   const Type* type = base;
   for (int i = 0; i < d.pointer_depth; ++i) type = types_.pointer_to(type);
+  if (!d.suffixes.empty() && d.suffixes.back().function) {
+    // A prototype: its parameter types must exist; D only names the function's type.
+    if (d.suffixes.size() != 1) fail(d.suffixes.back().loc, "invalid function declarator");
+    const auto& parameters = d.suffixes.back().parameters;
+    for (const TypeNamePtr& p : parameters) {
+      const Type* t = resolve_type_name(*p);
+      if (t->is_void() && parameters.size() != 1) fail(p->loc, "void must be the only parameter");
+    }
+    type = types_.function_type();
+    return d.inner ? resolve_declarator(type, *d.inner, nullptr) : type;
+  }
   for (const ArraySuffix& s : d.suffixes) {
     if (!s.key_types.empty()) {
       if (!key_types || d.suffixes.size() != 1)
@@ -213,7 +251,7 @@ const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
     if (count <= 0 || count > (1 << 20)) fail(it->loc, "array dimension must be between 1 and 1048576");
     type = types_.array_of(type, uint64_t(count));
   }
-  return type;
+  return d.inner ? resolve_declarator(type, *d.inner, key_types) : type;
 }
 
 const Type* Sema::resolve_type_name(const TypeName& name) {
@@ -236,13 +274,14 @@ const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
     base.pop_back();
   }
   const Type* type = nullptr;
-  if (base.starts_with("struct ")) {
+  if (base.starts_with("struct ") || base.starts_with("union ")) {
     RecordSpec spec;
-    spec.tag = base.substr(7);
+    spec.kind = base.starts_with("union ") ? TypeKind::Union : TypeKind::Struct;
+    spec.tag = base.substr(base.find(' ') + 1);
     spec.loc = loc;
     type = record_type(spec);
-  } else if (base == "int") {
-    type = types_.integer(4, true);
+  } else if (const Type* integer = canonical_integer(types_, base)) {
+    type = integer;
   } else if (base == "string") {
     type = types_.string_type();
   } else if (auto it = typedefs_.find(base); it != typedefs_.end()) {
@@ -266,8 +305,16 @@ void Sema::declaration(DeclarationSyntax& decl) {
   for (InitDeclarator& init : decl.declarators) {
     const Declarator& d = init.declarator;
     std::vector<const Type*> keys;
-    bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Static;
+    bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Static ||
+                    decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This;
     const Type* type = resolve_declarator(base, d, variable ? &keys : nullptr);
+    if (type->kind == TypeKind::Function && decl.spec.storage != Storage::Typedef) {
+      // A prototype declares a kernel or D function's type; D cannot call it, so it stops here.
+      if (decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This ||
+          decl.spec.storage == Storage::Inline)
+        fail(d.loc, "function " + d.name + " cannot be declared as a variable");
+      continue;
+    }
     switch (decl.spec.storage) {
       case Storage::Typedef:
         if (type->is_integer()) type = types_.named_integer(d.name, type->size, type->is_signed);
@@ -280,13 +327,41 @@ void Sema::declaration(DeclarationSyntax& decl) {
         if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
           fail(d.loc, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
+        if (value->kind == ExprKind::Xlate && !value->type) {
+          // A translated pointer (psinfo_t *): its input may only be valid in a clause, so it is
+          // checked where name->member is read.
+          const Type* target = resolve_type_name(*value->type_name);
+          if (target != type)
+            fail(value->loc, "inline " + d.name + " is declared " + type_name(type) + " but its value is " +
+                                 type_name(target));
+          if (!target->is_pointer()) fail(value->loc, "an inline translation must be a pointer: xlate<" +
+                                                          type_name(target) + " *>()");
+          inlines_[d.name] = InlineConstant{type, std::move(value), true};
+          break;
+        }
         check_value(value);
         convert_for_store(value, storable(type, d.loc), value->loc);
         inlines_[d.name] = InlineConstant{type, std::move(value)};
         break;
       }
-      case Storage::Extern:
-        fail(d.loc, "extern declarations of kernel symbols are not supported");
+      case Storage::Extern: {
+        // A kernel variable: its name reads the kernel's memory at the symbol's address.
+        if (find_variable(VarScope::Global, d.name) || inlines_.count(d.name) || enum_constants_.count(d.name) ||
+            is_reserved_variable_name(d.name))
+          fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
+        if (type->is_void() || (type->is_record() && !type->complete))
+          fail(d.loc, "extern " + d.name + " has incomplete type " + type_name(type));
+        std::string error;
+        std::optional<uint64_t> address = kernel_symbol_address(d.name, &error);
+        if (!address) fail(d.loc, "extern " + d.name + ": " + error);
+        ExprPtr at = make_int(*address, types_.pointer_to(type), d.loc);
+        ExprPtr object = make_expr(ExprKind::Unary, d.loc);
+        object->unary_op = UnaryOp::Deref;
+        object->operands.push_back(std::move(at));
+        object->type = type;
+        externs_[d.name] = std::move(object);
+        break;
+      }
       case Storage::Self:
       case Storage::This:
       case Storage::None:
@@ -298,6 +373,8 @@ void Sema::declaration(DeclarationSyntax& decl) {
           fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
         if (find_variable(scope, d.name))
           fail(d.loc, "variable " + d.name + " is already declared");
+        if (scope == VarScope::ClauseLocal && !keys.empty())
+          fail(d.loc, "associative arrays may not be declared as local variables: " + d.name);
         add_variable(scope, d.name, storable(type, d.loc), std::move(keys), d.loc, true);
         break;
       }

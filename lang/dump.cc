@@ -46,8 +46,10 @@ std::string spec_text(const DeclSpec& spec) {
 
 std::string declarator_text(const Declarator& d) {
   std::string out(size_t(d.pointer_depth), '*');
-  out += d.name;
-  for (const ArraySuffix& suffix : d.suffixes) out += suffix.key_types.empty() ? "[N]" : "[keys]";
+  out += d.inner ? "(" + declarator_text(*d.inner) + ")" : d.name;
+  for (const ArraySuffix& suffix : d.suffixes)
+    out += suffix.function ? "(" + std::to_string(suffix.parameters.size()) + " parameters)"
+           : suffix.key_types.empty() ? "[N]" : "[keys]";
   return out;
 }
 
@@ -111,7 +113,12 @@ void dump_expr(std::ostream& out, const Expr& e) {
     case ExprKind::SizeofType: out << "(sizeof " << type_text(*e.type_name) << ')'; return;
     case ExprKind::SizeofExpr: out << "(sizeof"; operands(0); out << ')'; return;
     case ExprKind::Offsetof: out << "(offsetof " << type_text(*e.type_name) << ' ' << e.text << ')'; return;
-    case ExprKind::Xlate: out << "(xlate " << type_text(*e.type_name); operands(0); out << ')'; return;
+    case ExprKind::Xlate:  // typed: a translated struct built member by member
+      out << "(xlate";
+      if (e.type_name) out << ' ' << type_text(*e.type_name);
+      operands(0);
+      out << ')';
+      break;
   }
   if (e.type) out << ':' << type_name(e.type);
 }
@@ -132,12 +139,20 @@ void dump_variables(std::ostream& out, const char* title, const std::vector<Vari
   }
 }
 
-void dump_statement(std::ostream& out, const Stmt& stmt) {
-  if (stmt.kind == StmtKind::Expr) {
-    out << "  " << dump(*stmt.expr) << '\n';
+void dump_statement(std::ostream& out, const Stmt& stmt, const std::string& indent = "  ") {
+  if (stmt.kind == StmtKind::If) {
+    out << indent << "if " << dump(*stmt.expr) << '\n';
+    for (const StmtPtr& s : stmt.then_body) dump_statement(out, *s, indent + "  ");
+    if (stmt.else_body.empty()) return;
+    out << indent << "else\n";
+    for (const StmtPtr& s : stmt.else_body) dump_statement(out, *s, indent + "  ");
     return;
   }
-  out << "  @" << stmt.agg_name;
+  if (stmt.kind == StmtKind::Expr) {
+    out << indent << dump(*stmt.expr) << '\n';
+    return;
+  }
+  out << indent << "@" << stmt.agg_name;
   if (stmt.agg_id >= 0) out << '#' << stmt.agg_id;
   if (!stmt.keys.empty()) {
     out << '[';

@@ -22,6 +22,8 @@ std::optional<Token> keyword(const char* cursor) {
     re2c:yyfill:enable = 0;
 
     "self" { return Token::SELF; }
+    "if" { return Token::IF; }
+    "else" { return Token::ELSE; }
     "this" { return Token::THIS; }
     "inline" { return Token::INLINE; }
     "translator" { return Token::TRANSLATOR; }
@@ -58,6 +60,7 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' |
 bool starts_declaration(Token token) {
   switch (token) {
     case Token::XLATE: case Token::SIZEOF: case Token::OFFSETOF: case Token::STRINGOF:
+    case Token::IF: case Token::ELSE:
       return false;
     default:
       return true;
@@ -244,6 +247,7 @@ Parser::symbol_type Lexer::code_token() {
     ["] { return string_literal(loc()); }
     ['] { return char_literal(loc()); }
     "->" { return Parser::make_ARROW(loc()); }
+    "..." { return Parser::make_ELLIPSIS(loc()); }
     "++" { return Parser::make_INC(loc()); }
     "--" { return Parser::make_DEC(loc()); }
     "<<=" { return Parser::make_SHL_ASSIGN(loc()); }

@@ -67,12 +67,14 @@ ProbeCatalog::ProbeCatalog() {
       for (Probe& probe : provider->probes()) add(std::move(probe));
 }
 
+void ProbeCatalog::read_kernel_provider(const Provider& provider) {
+  if (!kernel_providers_read_.insert(&provider).second) return;
+  for (Probe& probe : provider.probes()) add(std::move(probe));
+}
+
 void ProbeCatalog::read_kernel_providers() {
-  if (kernel_providers_read_) return;
-  kernel_providers_read_ = true;
   for (const Provider* provider : providers())
-    if (provider->read_from_kernel())
-      for (Probe& probe : provider->probes()) add(std::move(probe));
+    if (provider->read_from_kernel()) read_kernel_provider(*provider);
 }
 
 void ProbeCatalog::add(Probe probe) {
@@ -84,7 +86,7 @@ std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
   Description d = split_description(text);
   for (const Provider* provider : providers()) {
     if (!provider->read_from_kernel() || !d.provider.matches(std::string(provider->name()))) continue;
-    if (d.name.text.empty() || d.name.glob || provider->could_name(d.name.text)) read_kernel_providers();
+    if (d.name.text.empty() || d.name.glob || provider->could_name(d.name.text)) read_kernel_provider(*provider);
   }
   if (!d.name.text.empty() && !d.name.glob) {
     for (const Provider* provider : providers()) {
@@ -103,7 +105,8 @@ std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
 }
 
 std::vector<const Probe*> ProbeCatalog::provider(const std::string& name) {
-  read_kernel_providers();
+  for (const Provider* provider : providers())
+    if (provider->read_from_kernel() && provider->name() == name) read_kernel_provider(*provider);
   std::vector<const Probe*> result;
   for (const Probe& probe : probes_)
     if (probe.provider == name) result.push_back(&probe);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <deque>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,10 @@ class ProbeCatalog {
  private:
   void add(Probe probe);
   // Adds the probes of every provider read from the kernel, once, in the providers' order.
+  // Reads the probes of a provider whose probes come from the running kernel, once.
+  void read_kernel_provider(const Provider& provider);
   void read_kernel_providers();
-  bool kernel_providers_read_ = false;
+  std::set<const Provider*> kernel_providers_read_;
   std::deque<Probe> probes_;  // a deque: pointers stay valid as probes are added
 };
 

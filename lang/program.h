@@ -30,7 +30,7 @@ struct Variable {
   std::string name;
   VarScope scope = VarScope::Global;
   const Type* type = nullptr;        // the value type
-  std::vector<const Type*> key_types;  // non-empty: a global associative array
+  std::vector<const Type*> key_types;  // non-empty: an associative array (global or self->)
   bool declared = false;             // declared with a D declaration rather than by first use
   SourceRange loc;                   // first appearance
 };

@@ -127,8 +127,8 @@ void Sema::clause(ClauseSyntax& syntax) {
     statement(*stmt);
     clause.statements.push_back(std::move(stmt));
   }
-  check_speculation_order(clause);
   clause_ = nullptr;
+  if (!lower_conditionals()) check_speculation_order(clause);
 }
 
 // DTrace's rules for speculative clauses: speculate() comes before any data is recorded, once,
@@ -170,10 +170,8 @@ void Sema::check_speculation_order(const Clause& clause) {
 }
 
 void Sema::statement(Stmt& stmt) {
-  if (stmt.kind == StmtKind::Aggregate) {
-    check_aggregation(stmt);
-    return;
-  }
+  if (stmt.kind == StmtKind::Aggregate) return check_aggregation(stmt);
+  if (stmt.kind == StmtKind::If) return check_if(stmt);
   check(stmt.expr);
 }
 

@@ -27,8 +27,12 @@ struct Translator {
 
 struct InlineConstant {
   const Type* type;
-  ExprPtr value;  // checked expression
+  ExprPtr value;            // checked expression; for a translated pointer, the xlate<T *>() as written
+  bool translated = false;  // inline T *name = xlate<T *>(x): checked where a member is read
 };
+
+// The largest struct or array a D variable holds.
+constexpr uint64_t kMaxStoredObject = 8192;
 
 class Sema : public Checker {
  public:
@@ -76,6 +80,11 @@ class Sema : public Checker {
   void clause(ClauseSyntax& syntax);
   void statement(Stmt& stmt);
   void check_speculation_order(const Clause& clause);
+
+  // ---- conditionals.cc ----
+  void check_if(Stmt& stmt);
+  // Replaces the clause just checked by predicated clauses when its body has if statements.
+  bool lower_conditionals();
   void resolve_descriptions(ClauseSyntax& syntax, Clause& clause);
   std::string expand_macros_in_description(const ProbeDescText& desc);
   Variable* find_variable(VarScope scope, const std::string& name);
@@ -100,6 +109,7 @@ class Sema : public Checker {
   void check_ternary(ExprPtr& e);
   void check_cast(ExprPtr& e);
   void check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_loc);
+  void d_object_lvalue(ExprPtr& target);
   void check_assoc_keys(ExprPtr& e, Variable* existing);
   const Type* storable(const Type* type, SourceRange loc);
   void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
@@ -114,6 +124,8 @@ class Sema : public Checker {
   const Translator* find_translator(const Type* output, const Type* input, SourceRange loc);
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
+  // Replaces e by the translated struct by value: every member the translator defines.
+  void translated_record(ExprPtr& e, PendingTranslation pending);
   std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);
   ExprPtr translated_value(const Translator& t, const std::string& member, const Expr& input, SourceRange use);
   const ProbeArg& arg_spec(int64_t index, SourceRange loc);
@@ -137,6 +149,7 @@ class Sema : public Checker {
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
   std::map<std::string, InlineConstant> inlines_;
+  std::map<std::string, ExprPtr> externs_;  // extern kernel variables: *(type *)address
   std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<std::unique_ptr<Translator>> translators_;
   std::map<std::string, int> variable_index_[3];

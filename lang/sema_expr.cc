@@ -74,13 +74,28 @@ const Type* Sema::storable(const Type* type, SourceRange loc) {
     case TypeKind::Integer: case TypeKind::Pointer: case TypeKind::String: return type;
     case TypeKind::Array:
       if (type->is_char_sequence()) return types_.string_type();
-      fail(loc, "an array (" + describe(type) + ") cannot be stored in a D variable");
+      [[fallthrough]];
     case TypeKind::Struct: case TypeKind::Union:
-      fail(loc, "a struct cannot be stored in a D variable; store one of its members");
+      if (!type->size || (type->is_record() && !type->complete))
+        fail(loc, describe(type) + " is an incomplete type and cannot be stored in a D variable");
+      if (type->size > kMaxStoredObject)
+        fail(loc, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
+                      std::to_string(kMaxStoredObject) + " bytes)");
+      return type;
     case TypeKind::Stack: fail(loc, "stack() can only be traced or used as an aggregation key");
     case TypeKind::Void: fail(loc, "expression has no value");
     default: fail(loc, describe(type) + " cannot be stored in a D variable");
   }
+}
+
+// Whether two struct, union or array types have the same layout, so that one can be copied into
+// the other: the same type, or the same kernel type met twice.
+static bool same_object_type(const Type* a, const Type* b) {
+  if (a == b) return true;
+  if (a->kind != b->kind) return false;
+  if (a->is_array()) return a->count == b->count && same_object_type(a->target, b->target);
+  if (a->is_record()) return a->btf_id && a->btf_id == b->btf_id;
+  return a->is_integer() && a->size == b->size && a->is_signed == b->is_signed;
 }
 
 void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc) {
@@ -101,6 +116,15 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
     }
     return;
   }
+  // Structs are copied whole; storing 0 clears one (and frees a dynamic one). D assigns arrays
+  // element by element only.
+  if (target->is_array() || from->is_array())
+    fail(loc, "an array (" + describe(target->is_array() ? target : from) +
+                  ") cannot be assigned as a whole: assign its elements");
+  if (target->is_record()) {
+    if (same_object_type(target, from)) return;
+    if (value->kind == ExprKind::IntLiteral && value->value == 0) return;
+  }
   fail(loc, "cannot assign " + describe(from) + " to " + describe(target));
 }
 
@@ -116,6 +140,8 @@ void Sema::check(ExprPtr& e) {
       Variable* v = find_variable(e->scope, e->text);
       if (!v)
         fail(e->loc, std::string(scope_prefix(e->scope)) + e->text + " is used before any assignment");
+      if (!v->key_types.empty())
+        fail(e->loc, std::string(scope_prefix(e->scope)) + e->text + " is an associative array: it must be indexed");
       e->id = v->id;
       e->type = v->type;
       return;
@@ -156,8 +182,17 @@ void Sema::check(ExprPtr& e) {
       e = make_int(member->offset_bits / 8, typedefs_.at("size_t"), e->loc);
       return;
     }
-    case ExprKind::Xlate:
-      fail(e->loc, "the result of xlate<>() can only be used with -> or . to read a member");
+    case ExprKind::Xlate: {
+      if (e->type) return;  // already built
+      const Type* target = resolve_type_name(*e->type_name);
+      if (target->is_pointer())
+        fail(e->loc, "the result of xlate<" + describe(target) + ">() can only be used with -> to read a member");
+      if (!target->is_record()) fail(e->loc, "xlate<> needs a translated struct type");
+      check_value(e->operands[0]);
+      translated_record(e, PendingTranslation{find_translator(target, e->operand(0)->type, e->loc),
+                                              std::move(e->operands[0])});
+      return;
+    }
   }
 }
 
@@ -173,6 +208,7 @@ void Sema::check_ident(ExprPtr& e) {
     }
   }
   if (auto it = inlines_.find(name); it != inlines_.end()) {
+    if (it->second.translated) fail(e->loc, name + " is translated: use it as " + name + "->member");
     SourceRange loc = e->loc;
     e = clone(*it->second.value);
     e->loc = loc;
@@ -198,6 +234,12 @@ void Sema::check_ident(ExprPtr& e) {
     e->scope = VarScope::Global;
     e->id = v->id;
     e->type = v->type;
+    return;
+  }
+  if (auto it = externs_.find(name); it != externs_.end()) {
+    SourceRange loc = e->loc;
+    e = clone(*it->second);
+    e->loc = loc;
     return;
   }
   fail(e->loc, "failed to resolve " + name + ": Unknown variable name");
@@ -271,13 +313,14 @@ void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
   }
 }
 
-// Turns Index(Ident name, keys...) into a Variable node over associative array `v`.
+// Turns Index(name, keys...) into a Variable node over associative array `v` (name is an Ident
+// for a global, a Variable for self->name).
 static void become_assoc(ExprPtr& e, const Variable& v) {
   std::vector<ExprPtr> keys;
   for (size_t i = 1; i < e->operands.size(); ++i) keys.push_back(std::move(e->operands[i]));
   std::string name = e->operand(0)->text;
   e->kind = ExprKind::Variable;
-  e->scope = VarScope::Global;
+  e->scope = v.scope;
   e->text = name;
   e->id = v.id;
   e->type = v.type;
@@ -303,6 +346,15 @@ void Sema::check_index(ExprPtr& e) {
       }
     }
   }
+  if (base->kind == ExprKind::Variable && !base->type) {  // self->name[keys], this->name[...]
+    Variable* v = find_variable(base->scope, base->text);
+    if (!v) fail(base->loc, std::string(scope_prefix(base->scope)) + base->text + " is used before any assignment");
+    if (!v->key_types.empty()) {
+      check_assoc_keys(e, v);
+      become_assoc(e, *v);
+      return;
+    }
+  }
   check_value(e->operands[0]);
   const Type* t = e->operand(0)->type;
   if (!t->is_array() && !t->is_pointer())
@@ -312,6 +364,15 @@ void Sema::check_index(ExprPtr& e) {
   if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "an array index must be an integer");
   if (t->target->is_void() || t->target->kind == TypeKind::Function)
     fail(e->loc, "cannot index a pointer to " + describe(t->target));
+  // An array held in a D variable has its declared bounds: checked now for a constant index, at
+  // run time (a fault) otherwise.
+  if (t->is_array() && is_d_object(*e->operand(0)) && e->operand(1)->kind == ExprKind::IntLiteral) {
+    uint64_t index = e->operand(1)->value;
+    bool negative = e->operand(1)->type->is_signed && int64_t(index) < 0;
+    if (negative || index >= t->count)
+      fail(e->operand(1)->loc, "index " + (negative ? std::to_string(int64_t(index)) : std::to_string(index)) +
+                                   " is out of bounds for " + describe(t));
+  }
   e->type = t->target;
 }
 
@@ -336,6 +397,12 @@ void Sema::check_member(ExprPtr& e) {
   e->offset_bits = member->offset_bits;
   e->bitfield_bits = member->bitfield_bits;
   e->type = member->type;
+  if (member->bitfield_bits && member->type->is_integer()) {
+    // C's promotion: a bit-field whose values all fit in int is an int.
+    e->bitfield_signed = member->type->is_signed;
+    if (member->bitfield_bits < 32 || (member->type->is_signed && member->bitfield_bits == 32))
+      e->type = types_.integer(4, true);
+  }
 }
 
 void Sema::check_unary(ExprPtr& e) {
@@ -352,6 +419,7 @@ void Sema::check_unary(ExprPtr& e) {
       e->type = types_.integer(4, true);
       break;
     case UnaryOp::Deref: {
+      if (auto pending = translation_of(*e->operand(0), true)) return translated_record(e, std::move(*pending));
       check_value(e->operands[0]);
       const Type* t = e->operand(0)->type;
       if (!t->is_pointer()) fail(e->loc, "operator * needs a pointer, not " + describe(t));
@@ -365,7 +433,8 @@ void Sema::check_unary(ExprPtr& e) {
       ExprKind k = e->operand(0)->kind;
       bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && e->operand(0)->unary_op == UnaryOp::Deref) ||
                        (k == ExprKind::Index);
-      if (!is_memory) fail(e->loc, "operator & needs an object in kernel memory");
+      if (!is_memory || is_d_object(*e->operand(0)))
+        fail(e->loc, "operator & needs an object in kernel memory, not a D variable");
       e->type = types_.pointer_to(e->operand(0)->type);
       break;
     }
@@ -442,6 +511,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       if (is_reserved_variable_name(name)) fail(target->loc, "cannot assign to built-in variable " + name);
       if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
         fail(target->loc, name + " is a constant and cannot be assigned");
+      if (externs_.count(name)) fail(target->loc, "kernel variable " + name + " cannot be assigned");
       Variable* v = find_variable(VarScope::Global, name);
       if (v && !v->key_types.empty()) fail(target->loc, name + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(VarScope::Global, name, storable(value_type, op_loc), {}, target->loc, false);
@@ -453,6 +523,8 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     }
     case ExprKind::Variable: {
       Variable* v = find_variable(target->scope, target->text);
+      if (v && !v->key_types.empty())
+        fail(target->loc, std::string(scope_prefix(target->scope)) + target->text + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(target->scope, target->text, storable(value_type, op_loc), {}, target->loc, false);
       target->id = v->id;
       target->type = v->type;
@@ -463,6 +535,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       if (base->kind == ExprKind::Ident && !is_reserved_variable_name(base->text) && !is_bound(bindings_, base->text) &&
           !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
         Variable* v = find_variable(VarScope::Global, base->text);
+        if (v && v->key_types.empty() && v->type->is_array()) return d_object_lvalue(target);
         if (v && v->key_types.empty()) fail(target->loc, base->text + " is not an associative array");
         check_assoc_keys(target, v);
         if (!v) {
@@ -474,14 +547,38 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
         become_assoc(target, *v);
         return;
       }
+      if (base->kind == ExprKind::Variable && !base->type) {  // self->name[keys]
+        Variable* v = find_variable(base->scope, base->text);
+        if (v && v->key_types.empty()) return d_object_lvalue(target);
+        if (base->scope == VarScope::ClauseLocal)
+          fail(target->loc, "associative arrays may not be declared as local variables: this->" + base->text);
+        check_assoc_keys(target, v);
+        if (!v) {
+          std::vector<const Type*> keys;
+          for (size_t i = 1; i < target->operands.size(); ++i) keys.push_back(target->operand(i)->type);
+          v = &add_variable(base->scope, base->text, storable(value_type, op_loc), std::move(keys), base->loc, false);
+        }
+        become_assoc(target, *v);
+        return;
+      }
       if (base->kind == ExprKind::Ident && base->text == "args")
         fail(target->loc, "probe arguments cannot be assigned");
-      break;
+      return d_object_lvalue(target);
     }
+    case ExprKind::Member:
+      if (!target->arrow) return d_object_lvalue(target);
+      break;
     default:
       break;
   }
   fail(target->loc, "cannot assign here: only D variables (x, a[k], self->x, this->x) can be modified");
+}
+
+// A member or element of a struct or array held in a D variable (x.a, a[1], self->s.b[2]).
+void Sema::d_object_lvalue(ExprPtr& target) {
+  check_value(target);
+  if (!is_d_object(*target))
+    fail(target->loc, "cannot assign here: only D variables (x, a[k], self->x, this->x) and their members can be modified");
 }
 
 void Sema::check_assign(ExprPtr& e) {

@@ -99,7 +99,7 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     // (*args[0]).pr_pid reads like args[0]->pr_pid; xlate<psinfo_t>(x).pr_pid is a value.
     if (base->kind == ExprKind::Unary && base->unary_op == UnaryOp::Deref) {
       base = base->operand(0);
-    } else if (base->kind != ExprKind::Xlate) {
+    } else if (base->kind != ExprKind::Xlate || base->type) {
       return std::nullopt;
     }
   }
@@ -116,6 +116,11 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     return translate_probe_arg(index, base->loc);
   }
   if (base->kind == ExprKind::Ident) {
+    if (auto it = inlines_.find(base->text); it != inlines_.end() && it->second.translated) {
+      ExprPtr xlate = clone(*it->second.value);
+      xlate->loc = base->loc;
+      return translation_of(*xlate, true);
+    }
     const BuiltinVariable* variable = find_builtin_variable(base->text);
     if (!variable || !variable->translation()) return std::nullopt;
     BuiltinVariable::Translation translation = *variable->translation();
@@ -124,7 +129,7 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     const Translator* t = find_translator(resolve_type_text(translation.output, base->loc), input->type, base->loc);
     return PendingTranslation{t, std::move(input)};
   }
-  if (base->kind == ExprKind::Xlate) {
+  if (base->kind == ExprKind::Xlate && !base->type) {
     const Type* target = resolve_type_name(*base->type_name);
     bool pointer_form = target->is_pointer();
     if (pointer_form != arrow)
@@ -201,6 +206,25 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
   }
   value->loc = e->loc;
   e = std::move(value);
+}
+
+void Sema::translated_record(ExprPtr& e, PendingTranslation pending) {
+  const Translator& t = *pending.translator;
+  ExprPtr record = make_expr(ExprKind::Xlate, e->loc);
+  record->type_name = e->type_name;
+  record->type = t.output;
+  for (const Member& m : t.output->members()) {
+    if (!t.members.count(m.name)) {
+      record->operands.push_back(make_int(0, types_.integer(4, true), e->loc));
+      continue;
+    }
+    ExprPtr member = make_expr(ExprKind::Member, e->loc);
+    member->text = m.name;
+    lower_translated_member(member, PendingTranslation{&t, clone(*pending.input)});
+    record->depth = std::max(record->depth, member->depth + 1);
+    record->operands.push_back(std::move(member));
+  }
+  e = std::move(record);
 }
 
 }  // namespace dsched::lang

@@ -1,4 +1,4 @@
-// The D standard library (procfs.d, sched.d), compiled ahead of every script.
+// The D standard library (procfs.d, sched.d, io.d, lockstat.d), compiled ahead of every script.
 #pragma once
 #include <span>
 #include <string_view>

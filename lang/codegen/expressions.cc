@@ -132,6 +132,7 @@ Value Exprs::eval(const lang::Expr& e) {
     case ExprKind::Member:
     case ExprKind::Index: return kernel_object(e);
     case ExprKind::Call: return e.function->lower(l_, e);
+    case ExprKind::Xlate: return translated(e);
     default: lang::fail(e.loc, "this expression cannot be compiled");
   }
 }
@@ -227,6 +228,7 @@ Value Exprs::ternary(const lang::Expr& e) {
     b.SetInsertPoint(block);
     Value value = eval(operand);
     if (e.type->is_string()) value = l_.strings.from(value);
+    else if (value.v->getType()->isIntegerTy(64) && !llvm::isa<llvm::Constant>(value.v)) value.v = ir.opaque(value.v);
     *end = b.GetInsertBlock();
     b.CreateBr(done);
     return value;
@@ -242,6 +244,21 @@ Value Exprs::ternary(const lang::Expr& e) {
                then_value.btf && else_value.btf};
   if (!e.type->is_string() && e.type->is_integer()) result.v = ir.normalize(phi, e.type);
   return result;
+}
+
+// A translated struct by value, built member by member in scratch memory.
+Value Exprs::translated(const lang::Expr& e) {
+  llvm::Value* at = l_.firing.scratch(e.type->size);
+  l_.ir.zero_bytes(at, (e.type->size + 7) & ~uint64_t(7));
+  const std::vector<lang::Member>& members = e.type->members();
+  for (size_t i = 0; i < members.size(); ++i) {
+    const lang::Expr& value = *e.operand(i);
+    if (value.kind == ExprKind::IntLiteral && value.value == 0) continue;  // not translated: stays 0
+    Variables::Field field = Variables::field_of(members[i].type, members[i].offset_bits, members[i].bitfield_bits,
+                                                 members[i].type->is_signed);
+    l_.variables.write(l_.ir.offset_ptr(at, Variables::unit_offset(field, members[i].offset_bits)), field, eval(value));
+  }
+  return {at, e.type, e.type->size};
 }
 
 }  // namespace dsched::codegen

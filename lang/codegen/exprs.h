@@ -38,6 +38,7 @@ class Exprs {
   Value incdec(const lang::Expr& e);
   Value ternary(const lang::Expr& e);
   Value cast(const lang::Expr& e);
+  Value translated(const lang::Expr& e);
   llvm::Value* logical(const lang::Expr& e);
   llvm::Value* read_slot();
 

@@ -2,6 +2,7 @@
 
 #include <linux/bpf.h>
 
+#include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/maps.h"
 
@@ -41,6 +42,7 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
   binding_ = binding;
   entry_ = entry;
   context_task_ = nullptr;
+  context_tid_ = nullptr;
   thread_locals_ = nullptr;
   thread_locals_cacheable_ = true;
 }
@@ -87,6 +89,22 @@ llvm::Value* Firing::context_task() {
     context_task_ = hook_->context_task(l_);
   }
   return context_task_;
+}
+
+llvm::Value* Firing::context_tid() {
+  if (!context_tid_) {
+    Ir& ir = l_.ir;
+    llvm::Value* task = context_task();  // first: it may be placed in the firing's entry
+    llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
+    if (llvm::Instruction* terminator = entry_->getTerminator())
+      ir.b().SetInsertPoint(terminator);
+    else
+      ir.b().SetInsertPoint(entry_);
+    context_tid_ = context_is_current()
+                       ? ir.b().CreateAnd(ir.helper(BPF_FUNC_get_current_pid_tgid, {}), ir.const64(0xffffffff))
+                       : l_.exprs.kernel_field(task, "task_struct", {"pid"});
+  }
+  return context_tid_;
 }
 
 llvm::Value* Firing::thread_locals() {

@@ -42,6 +42,8 @@ class Firing {
   // The task `curthread`, `pid`, `self->` refer to: i64 task address.
   llvm::Value* context_task();
   bool context_is_current() const { return hook_->context_is_current(*probe_); }
+  // The context task's thread id (i64), computed once per firing.
+  llvm::Value* context_tid();
   // The context task's thread-local storage, or null (i64). Reads share one lookup per firing
   // until a store creates the storage; forget_thread_locals() marks that point.
   llvm::Value* thread_locals();
@@ -66,6 +68,7 @@ class Firing {
   Binding binding_;
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* context_task_ = nullptr;
+  llvm::Value* context_tid_ = nullptr;
   llvm::Value* thread_locals_ = nullptr;
   bool thread_locals_cacheable_ = true;
 };

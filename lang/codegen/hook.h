@@ -14,10 +14,12 @@
 
 namespace dsched::codegen {
 
-// Values a hook hands to a firing of a derived probe (enqueue/dequeue: the task and the CPU).
+// Values a hook hands to a firing of a derived probe (enqueue/dequeue: the task and the CPU;
+// lockstat: the lock, the time waited and what else its arguments say).
 struct Binding {
   llvm::Value* task = nullptr;
   llvm::Value* cpu = nullptr;
+  std::vector<llvm::Value*> args;
 };
 
 class Hook {

@@ -1,5 +1,7 @@
 #include "lang/codegen/ir.h"
 
+#include <llvm/IR/InlineAsm.h>
+
 namespace dsched::codegen {
 
 llvm::Value* Ir::offset_ptr(llvm::Value* base, uint64_t offset) {
@@ -40,9 +42,20 @@ llvm::Value* Ir::normalize(llvm::Value* v, const lang::Type* type) {
   return type->is_signed ? b().CreateSExt(truncated, i64()) : b().CreateZExt(truncated, i64());
 }
 
+llvm::Value* Ir::bitfield(llvm::Value* word, uint64_t shift, uint64_t bits, bool is_signed) {
+  llvm::Value* top = b().CreateShl(word, const64(static_cast<int64_t>(64 - shift - bits)));
+  llvm::Value* down = const64(static_cast<int64_t>(64 - bits));
+  return is_signed ? b().CreateAShr(top, down) : b().CreateLShr(top, down);
+}
+
 llvm::Value* Ir::truth(llvm::Value* v) {
   if (v->getType()->isIntegerTy(1)) return v;
   return b().CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+}
+
+llvm::Value* Ir::opaque(llvm::Value* v) {
+  auto* type = llvm::FunctionType::get(i64(), {i64()}, false);
+  return b().CreateCall(llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/true), {v});
 }
 
 llvm::Value* Ir::bounded(llvm::Value* index, uint64_t limit) {

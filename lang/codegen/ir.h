@@ -42,9 +42,15 @@ class Ir {
 
   // Truncates and re-extends v to the D integer type `type`.
   llvm::Value* normalize(llvm::Value* v, const lang::Type* type);
+  // The `bits`-wide bit-field at bit `shift` of `word` (i64), sign-extended when `is_signed`.
+  llvm::Value* bitfield(llvm::Value* word, uint64_t shift, uint64_t bits, bool is_signed);
   // i1 -> i64 0/1, and i64 -> i1 truth.
   llvm::Value* truth(llvm::Value* v);
   llvm::Value* widen(llvm::Value* flag) { return b().CreateZExt(flag, i64()); }
+  // `v` (i64) hidden from the optimiser: values that meet in a phi go through it so that LLVM does
+  // not merge the loads that made them into one load from a phi of addresses, which the verifier
+  // refuses when the addresses are of different kinds (context, map value, stack).
+  llvm::Value* opaque(llvm::Value* v);
   // index, with a bound check below `limit` that survives optimisation (out of range: limit - 1).
   llvm::Value* bounded(llvm::Value* index, uint64_t limit);
 

@@ -2,9 +2,12 @@
 // loads where the verifier knows the pointer's type and bpf_probe_read_kernel elsewhere.
 #include <linux/bpf.h>
 
+#include <bit>
+
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
+#include "lang/codegen/variables.h"
 #include "lang/diagnostics.h"
 
 namespace dsched::codegen {
@@ -89,6 +92,13 @@ llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, 
     if (!member) lang::fail(loc, std::string("this kernel's ") + record_name + " has no member " + name);
     address = l_.ir.b().CreateAdd(address, l_.ir.const64(static_cast<int64_t>(member->offset_bits / 8)));
     record = member->type;
+    if (member->bitfield_bits) {  // the bytes that hold the field, shifted and masked
+      uint64_t first_bit = member->offset_bits % 8;
+      uint64_t bytes = std::bit_ceil((first_bit + member->bitfield_bits + 7) / 8);
+      llvm::Value* word = load_btf_field(address, bytes, l_.program.types->integer(bytes, false));
+      llvm::Value* shifted = l_.ir.b().CreateLShr(word, l_.ir.const64(static_cast<int64_t>(first_bit)));
+      return l_.ir.b().CreateAnd(shifted, l_.ir.const64(static_cast<int64_t>((1ull << member->bitfield_bits) - 1)));
+    }
     if (++step < path.size() && record->is_pointer()) {  // follow a pointer to the next record
       address = load_btf_field(address, 8, record);
       record = record->target;
@@ -100,9 +110,7 @@ llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, 
 llvm::Value* Exprs::address_of(const lang::Expr& e) { return kernel_address(l_, e).address; }
 
 Value Exprs::kernel_object(const lang::Expr& e) {
-  if (e.kind == ExprKind::Member && e.operand(0)->type->btf_id == 0 &&
-      !(e.operand(0)->type->is_pointer() && e.operand(0)->type->target->btf_id))
-    lang::fail(e.loc, "members of D structs are not supported yet");
+  if (lang::is_d_object(e)) return l_.variables.load(e);
   KernelAddress at = kernel_address(l_, e);
   const Type* type = e.type;
   if (type->is_array() || type->is_record()) return {at.address, type, 0, true, at.btf};
@@ -110,11 +118,8 @@ Value Exprs::kernel_object(const lang::Expr& e) {
   bool bitfield = e.kind == ExprKind::Member && e.bitfield_bits;
   if (at.btf && !bitfield) return {load_btf_field(at.address, type->size, type), type, 0, false, type->is_pointer()};
   if (bitfield) {
-    uint64_t bit = e.offset_bits % 8;
     llvm::Value* word = read_kernel(at.address, 8, l_.program.types->integer(8, false));
-    llvm::Value* shifted = l_.ir.b().CreateLShr(word, l_.ir.const64(static_cast<int64_t>(bit)));
-    llvm::Value* mask = l_.ir.const64(static_cast<int64_t>((1ull << e.bitfield_bits) - 1));
-    return {l_.ir.normalize(l_.ir.b().CreateAnd(shifted, mask), type), type};
+    return {l_.ir.bitfield(word, e.offset_bits % 8, e.bitfield_bits, e.bitfield_signed), type};
   }
   return {read_kernel(at.address, type->size, type), type};
 }

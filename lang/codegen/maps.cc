@@ -35,7 +35,7 @@ abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize) {
 
 }  // namespace
 
-uint64_t Maps::storage_size(const lang::Type* type) { return type->is_string() ? round8(type->size) : 8; }
+uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ? 8 : round8(type->size); }
 
 uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
   uint64_t size = 0;
@@ -57,7 +57,7 @@ void Maps::layout_variables() {
   };
   const lang::Program& program = l_.program;
   place(program.globals, global_offsets_, globals_size_, true);
-  place(program.thread_locals, self_offsets_, self_size_, false);
+  place(program.thread_locals, self_offsets_, self_size_, true);
   place(program.clause_locals, this_offsets_, this_size_, false);
 }
 
@@ -71,20 +71,24 @@ void Maps::define() {
   drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
                               8, 0, false});
   globals_ = module.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
-  if (!program.thread_locals.empty())
+  if (std::any_of(program.thread_locals.begin(), program.thread_locals.end(),
+                  [](const lang::Variable& var) { return var.key_types.empty(); }))
     self_ = module.define_map({"self_vars", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, static_cast<uint32_t>(self_size_),
                                BPF_F_NO_PREALLOC, true});
   uint64_t dynvarsize = static_cast<uint64_t>(options.number("dynvarsize"));
-  for (const lang::Variable& var : program.globals) {
-    if (var.key_types.empty()) continue;
-    uint64_t key_bytes = key_size(var.key_types);
+  auto define_assoc = [&](const lang::Variable& var, const char* prefix, uint64_t leading_bytes) {
+    if (var.key_types.empty()) return;
+    uint64_t key_bytes = leading_bytes + key_size(var.key_types);
     uint64_t entry = key_bytes + storage_size(var.type);
     uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / (entry + 64), 1, 1 << 20));
     // Preallocated (see kDefaultAggregationKeys); a plain hash costs about 1 ms per 64k entries.
-    assoc_[var.id] = module.define_map({"var_" + var.name, BPF_MAP_TYPE_HASH, entries, static_cast<uint32_t>(key_bytes),
-                                        static_cast<uint32_t>(storage_size(var.type)), 0, false});
+    assoc_[{var.scope, var.id}] =
+        module.define_map({prefix + var.name, BPF_MAP_TYPE_HASH, entries, static_cast<uint32_t>(key_bytes),
+                           static_cast<uint32_t>(storage_size(var.type)), 0, false});
     zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
-  }
+  };
+  for (const lang::Variable& var : program.globals) define_assoc(var, "var_", 0);
+  for (const lang::Variable& var : program.thread_locals) define_assoc(var, "self_", kThreadKeyBytes);
   if (program.uses_speculation)
     speculations_ = module.define_map({"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4,
                                        8, 0, false});

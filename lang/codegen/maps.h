@@ -32,7 +32,8 @@ class Maps {
   // Read-only zeroes at least `bytes` long (new map values start from them).
   llvm::GlobalVariable* zeroes(uint64_t bytes);
 
-  // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word.
+  // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word,
+  // strings, structs and arrays their size rounded up to words.
   static uint64_t storage_size(const lang::Type* type);
   // Bytes of a packed key: 8 per integer or pointer, strsize per string.
   uint64_t key_size(const std::vector<const lang::Type*>& types) const;
@@ -42,7 +43,11 @@ class Maps {
   llvm::GlobalVariable* thread_locals() const { return self_; }
   llvm::GlobalVariable* scratch() const { return scratch_; }
   llvm::GlobalVariable* speculations() const { return speculations_; }
-  llvm::GlobalVariable* associative_array(int global_id) const { return assoc_.at(global_id); }
+  // The hash map of an associative array; a thread-local one's keys start with the thread's id.
+  llvm::GlobalVariable* associative_array(const lang::Variable& var) const {
+    return assoc_.at({var.scope, var.id});
+  }
+  static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
   uint32_t ring_bytes() const { return ring_bytes_; }
@@ -67,7 +72,7 @@ class Maps {
   llvm::GlobalVariable* zeroes_ = nullptr;
   uint64_t zeroes_size_ = 8;
   uint32_t ring_bytes_ = 0;
-  std::map<int, llvm::GlobalVariable*> assoc_;    // by global variable id
+  std::map<std::pair<lang::VarScope, int>, llvm::GlobalVariable*> assoc_;  // by scope and variable id
   std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
   std::vector<abi::AggregationSpec> specs_;
   std::map<std::string, llvm::GlobalVariable*> hook_maps_;

@@ -143,6 +143,7 @@ abi::RecordField Records::value(const lang::Expr& e) {
   while (source->kind == lang::ExprKind::Cast && source->type->is_string() && source->operand(0)->type->is_array())
     source = source->operand(0);
   Value v = l_.exprs.eval(*source);
+  if (v.type->is_array() && !v.in_kernel) v = l_.strings.from(v);  // a char array in a D variable
   if (v.type->is_string() || (v.in_kernel && v.type->is_array())) return string(v);
   return integer(v.v, v.type);
 }

@@ -47,6 +47,11 @@ Value Strings::fresh() {
 Value Strings::from(const Value& value) {
   if (value.type->is_string()) return value;
   if (value.in_kernel && value.type->is_array()) return from_kernel(value.v, value.type->size);
+  if (value.type->is_array()) {  // a char array in a D variable: it need not end in a NUL
+    Value text = fresh();
+    l_.ir.copy_bytes(text.v, value.v, std::min(value.type->size, strsize() - 1));
+    return text;
+  }
   if (value.type->is_pointer()) return from_kernel(value.v, strsize());
   lang::fail({}, "a value of type " + lang::type_name(value.type) + " used as a string");
 }

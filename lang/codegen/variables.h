@@ -15,10 +15,33 @@ class Variables {
  public:
   explicit Variables(Lowering& lowering) : l_(lowering) {}
 
+  // A D variable, or a member or element of a struct or array held in one (lang::is_d_object).
+  // Structs, arrays and strings load as pointers to where they live.
   Value load(const lang::Expr& variable);
   void store(const lang::Expr& variable, const Value& value);
-  // A packed key in scratch: each integer as 8 bytes, each string as strsize bytes.
-  llvm::Value* key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types);
+  // A member's place inside a struct in BPF memory: its type, and for a bit-field its width, its
+  // signedness, and the bit where it starts in the smallest aligned unit (1, 2, 4 or 8 bytes)
+  // that holds it.
+  struct Field {
+    const lang::Type* type;
+    uint64_t bits = 0;
+    uint64_t shift = 0;
+    uint64_t unit = 0;
+    bool is_signed = false;
+  };
+  static Field field_of(const lang::Type* type, uint64_t offset_bits, uint64_t bitfield_bits, bool is_signed);
+  static Field field_of(const lang::Expr& e) {
+    return field_of(e.type, e.offset_bits, e.bitfield_bits, e.bitfield_signed);
+  }
+  // The byte offset of the storage unit that holds a member at `offset_bits`.
+  static uint64_t unit_offset(const Field& field, uint64_t offset_bits) { return (offset_bits - field.shift) / 8; }
+  // Writes `value` into BPF memory at `at`: integers at their size, strings, structs and arrays
+  // copied whole (from kernel memory when the value is there), the integer 0 clearing an object.
+  void write(llvm::Value* at, const Field& field, const Value& value);
+  // A packed key in scratch: each integer as 8 bytes, each string as strsize bytes; after
+  // `leading` (an i64) when given.
+  llvm::Value* key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types,
+                   llvm::Value* leading = nullptr);
 
  private:
   // Where a variable lives: `base` + `offset`. For associative-array elements and thread-locals
@@ -34,7 +57,9 @@ class Variables {
   // Emits present(pointer) when the slot exists and absent() otherwise; returns to a join block.
   template <typename Present, typename Absent>
   void with_slot(const Slot& slot, Present present, Absent absent);
-  void store_into(llvm::Value* slot, const lang::Variable& var, const Value& value);
+  // The address of part `e` (a member or element chain) of the variable stored at `storage`.
+  llvm::Value* part_address(const lang::Expr& e, llvm::Value* storage);
+  Value read(llvm::Value* at, const Field& field);
 
   Lowering& l_;
 };

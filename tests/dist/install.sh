@@ -40,7 +40,8 @@ done
 for option in $(awk '/^    \{"/ { gsub(/[{",]/, "", $1); print $1 }' "$src/abi/options.cc"); do
   grep -qw -- "$option" "$man" || fail "man page lacks the option $option"
 done
-for probe in $("$bin" -l | awk 'NR > 1 { print $NF }' | sort -u); do
+# rawtp's names are the kernel's tracepoints: the page describes them as such, not one by one.
+for probe in $("$bin" -l | awk 'NR > 1 && $2 != "rawtp" { print $NF }' | sort -u); do
   grep -qF -- "$probe" <<<"$text" || fail "man page lacks the probe $probe"
 done
 grep -q 'EXIT STATUS' <<<"$text" || fail "man page has no EXIT STATUS"

@@ -16,30 +16,6 @@
 
 using namespace dsched::test;
 
-namespace {
-
-// Forks a process named `name` that runs `body` and exits; returns its pid once it has ended.
-pid_t run_child(const char* name, const std::function<void()>& body) {
-  pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    prctl(PR_SET_NAME, name);
-    body();
-    _exit(0);
-  }
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
-  return child;
-}
-
-void must(bool ok) {
-  if (!ok) _exit(1);
-}
-
-}  // namespace
-
 TEST_CASE("N reads on a pipe: N entries and N returns for the reader's pid, with the bytes read") {
   constexpr int kReads = 200;
   TracedWindow window({"-qn",
@@ -49,12 +25,12 @@ TEST_CASE("N reads on a pipe: N entries and N returns for the reader's pid, with
                        " END { printa(\"entries %d %@d\\n\", @entries); printa(\"returns %d %@d\\n\", @returns);"
                        " printa(\"bytes %d %@d\\n\", @bytes); printa(\"same %d %@d\\n\", @same); }"});
   REQUIRE(window.is_open());
-  pid_t reader = run_child("dsched-reader", [] {
+  pid_t reader = run_named_child("dsched-reader", [] {
     int pipe_fds[2];
-    must(pipe(pipe_fds) == 0);
+    child_must(pipe(pipe_fds) == 0);
     char bytes[2 * kReads] = {};
-    must(write(pipe_fds[1], bytes, sizeof bytes) == sizeof bytes);
-    for (int i = 0; i < kReads; ++i) must(read(pipe_fds[0], bytes, 2) == 2);
+    child_must(write(pipe_fds[1], bytes, sizeof bytes) == sizeof bytes);
+    for (int i = 0; i < kReads; ++i) child_must(read(pipe_fds[0], bytes, 2) == 2);
   });
   RunResult run = window.close();
   INFO(run.out << run.err);
@@ -73,9 +49,9 @@ TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missin
                        "syscall::openat:entry /execname == \"dsched-opener\"/ { printf(\"path %s\\n\", copyinstr(arg1)); }"
                        " syscall::openat:return /execname == \"dsched-opener\"/ { printf(\"return %d %d\\n\", arg0, errno); }"});
   REQUIRE(window.is_open());
-  run_child("dsched-opener", [] {
-    must(open("/nonexistent-dsched-dir/missing-file", O_RDONLY) == -1);
-    must(open("/dev/null", O_RDONLY) >= 0);
+  run_named_child("dsched-opener", [] {
+    child_must(open("/nonexistent-dsched-dir/missing-file", O_RDONLY) == -1);
+    child_must(open("/dev/null", O_RDONLY) >= 0);
   });
   RunResult run = window.close();
   INFO(run.out << run.err);
@@ -97,10 +73,10 @@ TEST_CASE("syscall:::entry fires for every call with probefunc its name; entry a
                        " syscall::kill:entry /execname == \"dsched-caller\"/ { printf(\"kill %d %d\\n\", arg0, arg1); }"
                        " END { printa(\"call %s %@d\\n\", @); }"});
   REQUIRE(window.is_open());
-  run_child("dsched-caller", [] {
+  run_named_child("dsched-caller", [] {
     for (int i = 0; i < kCalls; ++i) syscall(SYS_getpid);
     for (int i = 0; i < kCalls / 2; ++i) syscall(SYS_getppid);
-    must(kill(getpid(), 0) == 0);
+    child_must(kill(getpid(), 0) == 0);
   });
   RunResult run = window.close();
   INFO(run.out << run.err);

@@ -92,6 +92,21 @@ TEST_CASE("each thread has its own self-> variables") {
   CHECK((out == "first 20\nsecond 20\n\n" || out == "second 20\nfirst 20\n\n"));
 }
 
+TEST_CASE("each thread has its own elements of a self-> associative array, and its own struct") {
+  PinnedHogs first(1, 0, "dsched-selfa1");
+  PinnedHogs second(1, 1, "dsched-selfa2");
+  std::string a = std::to_string(first.tids()[0]), b = std::to_string(second.tids()[0]);
+  // Both hogs count under the same key; a shared element would reach 20 only once. The struct
+  // member counts along with the element.
+  std::string out = quiet_output(
+      "struct counts { int samples; }; self struct counts c; "
+      "profile-997 /tid == " + a + " || tid == " + b + "/ { self->n[\"k\"]++; self->c.samples++; } "
+      "profile-997 /self->n[\"k\"] == 20/ { printf(\"%s %d %d\\n\", tid == " + a +
+      " ? \"first\" : \"second\", self->n[\"k\"], self->c.samples); self->n[\"k\"]++; seen++; } "
+      "profile-997 /seen == 2/ { exit(0); }");
+  CHECK((out == "first 20 20\nsecond 20 20\n\n" || out == "second 20 20\nfirst 20 20\n\n"));
+}
+
 TEST_CASE("this-> is shared by the clauses of one firing and starts at 0 in every firing") {
   CHECK(quiet_output("this int v; tick-10ms { this->v++; n++; } "
                      "tick-10ms { this->v++; printf(\"%d %d\\n\", n, this->v); } "

@@ -102,6 +102,24 @@ void wait_until(Done done, const char* what) {
 
 }  // namespace
 
+pid_t run_named_child(const char* name, const std::function<void()>& body) {
+  pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    prctl(PR_SET_NAME, name);
+    body();
+    _exit(0);
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(std::string("the child ") + name + " failed");
+  return child;
+}
+
+void child_must(bool ok) {
+  if (!ok) _exit(1);
+}
+
 ThreadCounters ThreadCounters::operator-(const ThreadCounters& earlier) const {
   return {cpu_ns - earlier.cpu_ns, wait_ns - earlier.wait_ns, timeslices - earlier.timeslices,
           voluntary - earlier.voluntary, involuntary - earlier.involuntary};

@@ -36,6 +36,12 @@ int cpu_count();
 // The kernel's tick rate, measured from how fast jiffies advance (/proc/timer_list).
 int kernel_hz();
 
+// Forks a process named `name` that runs `body` and exits 0; returns its pid once it has ended
+// (the test fails if it exited otherwise).
+pid_t run_named_child(const char* name, const std::function<void()>& body);
+// In such a child: ends it with status 1 unless `ok`.
+void child_must(bool ok);
+
 // Shared between the test and a workload's child process; see Workload.
 struct WorkloadControl;
 

@@ -180,6 +180,52 @@ TEST_CASE("declarations: scalars, associative arrays, strings, structs, typedefs
   CHECK(d.find("(= (global x#6):size_t 48:size_t)") != std::string::npos);
 }
 
+TEST_CASE("if/else: blocks, single statements, else if, and predicated clauses") {
+  std::string d = dump_of(
+      "int a, b, c;\n"
+      "BEGIN /a == 0/ {\n"
+      "  a = 1;\n"
+      "  if (a > 0) { b = 1; c = 2; } else if (a < 0) b = 2; else { }\n"
+      "  if (a) if (b) c = 3; else c = 4;\n"  // the else belongs to the nearest if
+      "  b = 5\n"
+      "}");
+  INFO(d);
+  // The first clause keeps the predicate and computes the first condition once.
+  CHECK(d.find("clause 0: dtrace:::BEGIN #1\n  predicate (== (global a#0):int 0:int):int\n"
+               "  (= (global a#0):int 1:int):int\n"
+               "  (= (this if.0#0):int (! (! (> (global a#0):int 0:int):int):int):int):int\n"
+               "  (= (this if.2#2):int (! (this if.0#0):int):int):int\n") != std::string::npos);
+  CHECK(d.find("clause 1: dtrace:::BEGIN #1\n  predicate (this if.0#0):int\n"
+               "  (= (global b#1):int 1:int):int\n") != std::string::npos);
+  // The dangling else: if.7 guards `c = 4`, reached only when a is true and b false.
+  CHECK(d.find("(= (this if.9#9):int (! (this if.7#7):int):int):int") != std::string::npos);
+  CHECK(d.find("predicate (this if.9#9):int\n  (= (global c#2):int 4:int):int") != std::string::npos);
+  CHECK(d.find("(= (global b#1):int 5:int):int") != std::string::npos);
+  CHECK(error_of("BEGIN { if (1) trace(1) else trace(2); }").find("syntax error near \"else\"") != std::string::npos);
+  CHECK(error_of("BEGIN { else trace(2); }").find("syntax error near \"else\"") != std::string::npos);
+}
+
+TEST_CASE("bit-fields, prototypes and parenthesised declarators") {
+  std::string d = dump_of(
+      "struct bits { int a:3; unsigned b:6; int :0; char c:2; long d; };\n"
+      "int foo(int);\n"
+      "int bar(void);\n"
+      "extern int printf(const char *, ...);\n"
+      "typedef int (*handler_t)(int, char *name);\n"
+      "int (*rows)[4];\n"
+      "struct bits s;\n"
+      "BEGIN { x = sizeof (struct bits); y = sizeof (handler_t); z = sizeof (*rows); s.c = s.a; }");
+  INFO(d);
+  // a: bits 0-2, b: bits 3-8 of the first int; :0 closes it; c: byte 4; d: offset 8; size 16.
+  CHECK(d.find("(= (global x#2):size_t 16:size_t)") != std::string::npos);
+  CHECK(d.find("(= (global y#3):size_t 8:size_t)") != std::string::npos);
+  CHECK(d.find("(= (global z#4):size_t 16:size_t)") != std::string::npos);
+  // Bit-fields are ints in expressions (C's promotion).
+  CHECK(d.find("(= (. (global s#1):struct bits c @4.0:2):int (. (global s#1):struct bits a @0.0:3):int):int") !=
+        std::string::npos);
+  CHECK(d.find("rows: int [4] * (declared)") != std::string::npos);
+}
+
 TEST_CASE("enums and inlines") {
   std::string d = dump_of(
       "enum colours { A_ZERO, B_ONE, C_FIVE = 5, D_SIX };\n"

@@ -1,1 +1,1 @@
-extern int max_pfn;
+extern int dsched_no_such_kernel_symbol;

@@ -1,0 +1,81 @@
+/*
+ * io.d: DTrace's view of block I/O (args[] of io:::start and io:::done), translated from the
+ * kernel's block request. The flag values are DTrace's (those of Solaris' buf.h).
+ * What a request does not tell is left out of the translators, so that a script reading it is
+ * refused at compile time instead of given a made-up value: the buffer's address and completion
+ * routine, the bytes not transferred and the error of a completion (block_rq_complete passes
+ * them beside the request, not in it), and the file of an I/O (the block layer does not know it;
+ * fileinfo_t's members read "<unknown>" as in DTrace when the file is unknown).
+ */
+inline int B_BUSY = 0x000001;
+inline int B_DONE = 0x000002;
+inline int B_ERROR = 0x000004;
+inline int B_PAGEIO = 0x000010;
+inline int B_PHYS = 0x000020;
+inline int B_READ = 0x000040;
+inline int B_WRITE = 0x000100;
+inline int B_ASYNC = 0x000400;
+
+typedef struct bufinfo {
+  int b_flags;        /* B_READ or B_WRITE */
+  size_t b_bcount;    /* bytes requested */
+  caddr_t b_addr;     /* not available */
+  uint64_t b_blkno;   /* first 512-byte sector on the device */
+  uint64_t b_lblkno;  /* the same */
+  size_t b_resid;     /* not available */
+  size_t b_bufsize;   /* bytes requested */
+  caddr_t b_iodone;   /* not available */
+  int b_error;        /* not available */
+  dev_t b_edev;       /* the device (partition) number, as the kernel encodes it */
+} bufinfo_t;
+
+/* REQ_OP_* in the low byte of cmd_flags: odd operations write (op_is_write). */
+translator bufinfo_t < struct request *R > {
+  b_flags = (R->cmd_flags & 1) ? B_WRITE : B_READ;
+  b_bcount = R->__data_len;
+  b_blkno = R->__sector;
+  b_lblkno = R->__sector;
+  b_bufsize = R->__data_len;
+  b_edev = R->part->bd_dev;
+};
+
+typedef struct devinfo {
+  int dev_major;         /* major number */
+  int dev_minor;         /* minor number */
+  int dev_instance;      /* partition number, 0 for the whole disk */
+  string dev_name;       /* the disk: "vda", "nvme0n1" */
+  string dev_statname;   /* the disk or partition as /proc/diskstats names it: "vda1" */
+  string dev_pathname;   /* "/dev/" and the statname */
+} devinfo_t;
+
+/* The kernel's dev_t: 12 bits of major above 20 bits of minor. */
+translator devinfo_t < struct request *R > {
+  dev_major = R->part->bd_dev >> 20;
+  dev_minor = R->part->bd_dev & 0xfffff;
+  dev_instance = R->part->__bd_flags.counter & 0xff;
+  dev_name = stringof(R->part->bd_disk->disk_name);
+  dev_statname = stringof(R->part->bd_device.kobj.name);
+  dev_pathname = strjoin("/dev/", stringof(R->part->bd_device.kobj.name));
+};
+
+typedef long long offset_t;
+
+typedef struct fileinfo {
+  string fi_name;      /* file name */
+  string fi_dirname;   /* directory */
+  string fi_pathname;  /* full path */
+  offset_t fi_offset;  /* offset in the file, -1 if unknown */
+  string fi_fs;        /* file system */
+  string fi_mount;     /* mount point */
+  int fi_oflags;       /* open flags */
+} fileinfo_t;
+
+translator fileinfo_t < struct request *R > {
+  fi_name = "<unknown>";
+  fi_dirname = "<unknown>";
+  fi_pathname = "<unknown>";
+  fi_offset = -1;
+  fi_fs = "<unknown>";
+  fi_mount = "<unknown>";
+  fi_oflags = 0;
+};

@@ -1,0 +1,41 @@
+#pragma D option quiet
+
+/*
+ * C's integer semantics: stores into narrow variables truncate, signed division and modulo
+ * round toward zero, the operands of + are evaluated left first, constant shifts past 32 bits
+ * give the 64-bit value, quantize/lquantize take negative values, and narrow aggregation keys
+ * print with their type's signedness.
+ */
+char c;
+short s;
+unsigned char uc;
+
+dtrace:::BEGIN
+{
+	c = 300;
+	s = 70000;
+	uc = -1;
+	printf("%d %d %d\n", c, s, uc);
+	c = 127;
+	c++;
+	uc += 2;
+	printf("%d %d\n", c, uc);
+
+	x = -7;
+	y = 2;
+	printf("%d %d %d %d\n", x / y, x % y, 7 / -y, -x % -y);
+
+	i = 0;
+	printf("%d %d\n", i++ + ++i, i);
+	printf("%d %d\n", 1 << 40, -1 << 63);
+
+	@q = quantize(-5);
+	@q = quantize(3);
+	@l = lquantize(-3, -10, 10, 5);
+	@k[(char)-1] = count();
+	@k[(char)1] = count();
+	@k[(char)1] = count();
+	@u[(unsigned char)255] = count();
+	@s = quantize(-1 << 40);
+	exit(0);
+}

@@ -1,0 +1,3 @@
+struct flags {
+	string name:3;
+};

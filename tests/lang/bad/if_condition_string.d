@@ -1,0 +1,5 @@
+BEGIN
+{
+	if ("yes")
+		trace(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	if trace(1);
+}

@@ -1,0 +1,6 @@
+inline psinfo_t *info = xlate<psinfo_t *>(curthread);
+
+BEGIN
+{
+	trace(info);
+}

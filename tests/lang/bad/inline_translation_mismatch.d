@@ -1,0 +1,1 @@
+inline psinfo_t *info = xlate<lwpsinfo_t *>(curthread);

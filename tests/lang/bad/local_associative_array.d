@@ -1,0 +1,6 @@
+this int counts[int];
+
+BEGIN
+{
+	this->counts[1] = 2;
+}

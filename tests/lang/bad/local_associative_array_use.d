@@ -1,0 +1,4 @@
+BEGIN
+{
+	this->counts[1] = 2;
+}

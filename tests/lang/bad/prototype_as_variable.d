@@ -1,0 +1,1 @@
+self int foo(int);

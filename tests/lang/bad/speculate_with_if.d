@@ -1,0 +1,6 @@
+BEGIN
+{
+	if (1)
+		speculate(speculation());
+	trace(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	this->p.x = 1;
+}

@@ -1,0 +1,2 @@
+struct big { char bytes[9000]; };
+struct big b;

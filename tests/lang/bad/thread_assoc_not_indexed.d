@@ -1,0 +1,6 @@
+self int last[int];
+
+BEGIN
+{
+	trace(self->last);
+}
