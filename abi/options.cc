@@ -67,7 +67,7 @@ constexpr OptionSpec kOptions[] = {
     {"aggsize", K::Size, P::Run, 4 << 20},
     {"bufpolicy", K::Keyword, P::Run, 0, "fill switch ring", "switch"},
     {"bufresize", K::Keyword, P::Run, 0, "auto manual", "manual"},
-    {"bufsize", K::Size, P::Run, 4 << 20},
+    {"bufsize", K::Size, P::Run, 4 << 20, nullptr, nullptr, true, 1 << 30, "the trace buffer holds at most 1g"},
     {"cleanrate", K::Rate, P::Run, 1000000000 / 101},
     {"cpu", K::Count, P::Run, -1},
     {"destructive", K::Flag, P::Run, 0},
@@ -222,7 +222,14 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
       out->number = int64_t(number);
       break;
     }
-    case OptionKind::Size: ok = parse_size(*value, &out->number); break;
+    case OptionKind::Size:
+      // A size of nothing would hold nothing: every record or entry would be a drop.
+      ok = parse_size(*value, &out->number) && out->number > 0;
+      if (ok && spec->largest && out->number > spec->largest) {
+        *error = "invalid value for option " + std::string(name) + ": " + *value + " (" + spec->largest_reason + ")";
+        return false;
+      }
+      break;
     case OptionKind::Rate: ok = parse_rate(*value, &out->number); break;
     case OptionKind::Keyword:
       ok = has_word(spec->words, *value);

@@ -42,6 +42,8 @@ enum class DropKind {
   DynamicVariable,         // an associative array or thread-local could not be stored
   Speculative,             // a speculation's buffer was full
   SpeculationUnavailable,  // speculation() found no free buffer
+  KernelSkipped,           // the kernel did not run a clause's program: another BPF program was
+                           // running on that CPU (bpf_prog_info.recursion_misses)
 };
 
 class Output {

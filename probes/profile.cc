@@ -31,9 +31,12 @@ uint64_t parse_rate(std::string_view text) {
       {"min", 60000000000}, {"h", 3600000000000}, {"hour", 3600000000000},
       {"d", 86400000000000}, {"day", 86400000000000}};
   for (auto [name, factor] : units)
-    if (unit == name) return number * factor;
+    if (unit == name) return number > UINT64_MAX / factor ? 0 : number * factor;
   return 0;
 }
+
+// DTrace's shortest interval: faster timers would take the CPUs and flood the output buffer.
+constexpr uint64_t kShortestPeriodNs = 200000;
 
 bool on_every_cpu(const lang::Probe& probe) { return probe.name.starts_with("profile-"); }
 uint64_t period_of(const lang::Probe& probe) { return parse_rate(probe.name.substr(probe.name.find('-') + 1)); }
@@ -71,7 +74,11 @@ class ProfileProvider : public lang::Provider {
   std::optional<lang::Probe> probe_named(std::string_view name) const override {
     if (!name.starts_with("profile-") && !name.starts_with("tick-")) return std::nullopt;
     lang::Probe made = probe(std::string(name));
-    if (period_of(made) == 0) return std::nullopt;
+    uint64_t period = period_of(made);
+    if (period == 0) return std::nullopt;
+    if (period < kShortestPeriodNs)
+      made.unsupported = "profile:::" + made.name + " fires more often than every 200 microseconds, the shortest "
+                         "interval of the profile provider";
     return made;
   }
   const codegen::Hook& hook(const lang::Probe&) const override { return hook_; }

@@ -72,7 +72,10 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
     case 'F': return set_option(inv, "flowindent", std::nullopt);
     case 'q': return set_option(inv, "quiet", std::nullopt);
     case 'X': return set_option(inv, "stdc", value);
-    case 'c': inv.command = value; break;
+    case 'c':
+      if (value.find_first_not_of(" \t\n") == std::string::npos) return CliError{"-c requires a command to run"};
+      inv.command = value;
+      break;
     case 'p': {
       long pid = 0;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pid);
@@ -81,7 +84,10 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
       inv.pid = pid;
       break;
     }
-    case 'o': inv.output_path = value; break;
+    case 'o':
+      if (value.empty()) return CliError{"-o requires a file name"};
+      inv.output_path = value;
+      break;
     case 'D': inv.cpp_args.push_back("-D" + value); break;
     case 'U': inv.cpp_args.push_back("-U" + value); break;
     case 'I': inv.cpp_args.push_back("-I" + value); break;

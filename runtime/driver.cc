@@ -5,12 +5,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lang/frontend.h"
 #include "probes/ctprof/ctprof.h"
@@ -40,15 +41,38 @@ int usage_error(const CliError& error) {
   return kUsageError;
 }
 
+// A script: a regular file, or a pipe (-s /dev/stdin, -s <(...)). It is opened without waiting,
+// so a FIFO nobody writes to ends at once (as an empty script) instead of blocking; a directory
+// or a device is refused, as reading it would fail or never end.
 bool read_file(const std::string& path, std::string& text, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "failed to open " + path + ": " + std::strerror(errno);
+  auto failed = [&](const std::string& why) {
+    error = "failed to open " + path + ": " + why;
     return false;
+  };
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return failed(std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return failed(std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return failed(std::strerror(EISDIR));
+  bool pipe = S_ISFIFO(st.st_mode);
+  if (!pipe && !S_ISREG(st.st_mode)) return failed("not a regular file");
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a writer's data is waited for
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = "failed to read " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<size_t>(n));
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
+  if (pipe && text.empty()) return failed("a FIFO with no writer");
   return true;
 }
 
@@ -247,7 +271,7 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   config.target = target.get();
   config.verbose = inv.verbose;
   FILE* out = stdout;
-  std::string out_name = "standard output";
+  std::string out_name = "stdout";
   if (!inv.output_path.empty()) {
     out = std::fopen(inv.output_path.c_str(), "a");
     if (!out) return fail("failed to open output file '" + inv.output_path + "': " + std::strerror(errno));

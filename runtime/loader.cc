@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -66,6 +67,15 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
     if (std::optional<std::string> missing = missing_kernel_object(verifier)) {
       error = "failed to enable " + clause + ": " + *missing;
       if (verbose) error += "\nlibbpf:\n" + verifier;
+      bpf_object__close(object);
+      return nullptr;
+    }
+    if (err == -EMFILE || err == -ENFILE) {
+      // Not the verifier's doing: every map and program is a file descriptor.
+      rlimit files{};
+      getrlimit(RLIMIT_NOFILE, &files);
+      error = "failed to enable " + clause + ": " + errno_text(err) + " (dsched may open " +
+              std::to_string(files.rlim_cur) + "; raise the limit with ulimit -n)";
       bpf_object__close(object);
       return nullptr;
     }
@@ -148,6 +158,17 @@ bool LoadedObject::run(const std::string& name, std::string& error,
     return false;
   }
   return true;
+}
+
+uint64_t LoadedObject::skipped_firings() const {
+  uint64_t total = 0;
+  bpf_program* program;
+  bpf_object__for_each_program(program, object_) {
+    bpf_prog_info info{};
+    uint32_t size = sizeof info;
+    if (bpf_obj_get_info_by_fd(bpf_program__fd(program), &info, &size) == 0) total += info.recursion_misses;
+  }
+  return total;
 }
 
 int LoadedObject::map_fd(const std::string& name) const {

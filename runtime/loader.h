@@ -34,6 +34,9 @@ class LoadedObject {
   bool run(const std::string& program, std::string& error, const std::array<uint64_t, abi::kOnDemandArgs>& args = {});
 
   int map_fd(const std::string& name) const;
+  // Firings the kernel skipped so far, over all programs: it runs no BPF program on a CPU where
+  // one is already running (bpf_prog_info.recursion_misses).
+  uint64_t skipped_firings() const;
   bpf_object* object() const { return object_; }
   size_t attached_count() const { return links_.size(); }
 

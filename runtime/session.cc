@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 
@@ -48,15 +49,21 @@ class RecordLoop {
       : consumer_(consumer), object_(object), errors_(program.programs_at(abi::AttachPoint::Phase::Error)),
         output_(output) {}
 
+  // A non-zero return ends the read after this record: while probes are attached, records may come
+  // faster than they are read, and exit() or a signal must still end the run (what is left is
+  // read once they are detached).
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
-    if (!loop->accepting) return 0;
-    if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
-    if (loop->consumer_.exit_requested()) loop->accepting = false;
-    return 0;
+    if (loop->accepting) {
+      if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
+      if (loop->consumer_.exit_requested()) loop->accepting = false;
+    }
+    return loop->attached && (interrupts != 0 || !loop->accepting) ? kStopReading : 0;
   }
 
   bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
+  bool attached = false;  // probes fire while the records are read
+  static constexpr int kStopReading = -EINTR;
 
  private:
   void run_error(const abi::FaultRecord& fault) {
@@ -73,14 +80,18 @@ class RecordLoop {
   abi::Output& output_;
 };
 
-// Reports the growth of the per-CPU drop counters since the last report.
+// Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
+// the last report.
 class DropReporter {
  public:
-  DropReporter(int fd, abi::Output& output)
-      : fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
+  DropReporter(const LoadedObject& object, int fd, abi::Output& output)
+      : object_(object), fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
         seen_(static_cast<size_t>(abi::DropCounter::Count) * cpus_, 0) {}
 
   void report() {
+    uint64_t skipped = object_.skipped_firings();
+    if (skipped > skipped_seen_) output_.drops(abi::DropKind::KernelSkipped, skipped - skipped_seen_, std::nullopt);
+    skipped_seen_ = skipped;
     std::vector<uint64_t> values(cpus_);
     for (uint32_t counter = 0; counter < static_cast<uint32_t>(abi::DropCounter::Count); ++counter) {
       if (bpf_map_lookup_elem(fd_, &counter, values.data()) != 0) continue;
@@ -103,10 +114,12 @@ class DropReporter {
   }
 
  private:
+  const LoadedObject& object_;
   int fd_;
   abi::Output& output_;
   int cpus_;
   std::vector<uint64_t> seen_;
+  uint64_t skipped_seen_ = 0;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -140,7 +153,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     ring_buffer__free(ring);
     return 1;
   }
-  DropReporter drops(object->map_fd(program.drops_map), output);
+  DropReporter drops(*object, object->map_fd(program.drops_map), output);
   SignalScope signals;
   auto drain = [&] {
     ring_buffer__consume(ring);
@@ -166,6 +179,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
         status = 1;
       }
     }
+    loop.attached = true;
     Clock::time_point next_status = Clock::now();
     while (status == 0 && !consumer.exit_requested() && interrupts == 0 && !output.failed() &&
            !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
@@ -179,6 +193,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     }
   }
   object->detach();
+  loop.attached = false;
   ring_buffer__consume(ring);
   loop.accepting = true;  // END's records are printed even after exit()
   bool exited = consumer.exit_requested();

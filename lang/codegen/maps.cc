@@ -6,22 +6,23 @@
 #include "lang/builtins/builtin.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
-#include "lang/diagnostics.h"
 
 namespace dsched::codegen {
 namespace {
 
 uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 
-// The ring buffer must be a power-of-two multiple of the page size.
-// The ring buffer's size: a power of two of at least a page. Larger than 1g is refused, not cut
-// (bufresize=manual: the buffer is what was asked for, or an error).
-constexpr uint64_t kLargestRing = 1ull << 30;
+// Aggregations and associative arrays are preallocated hash maps. Without preallocation each new
+// key takes an element from a per-CPU cache of the kernel's BPF allocator, which starts nearly
+// empty and is refilled only once interrupts are enabled again: a burst of new keys inside one
+// sched_switch failed, as drops no size cured. Preallocating a per-CPU hash costs start-up time
+// that grows faster than its size (here about 3 ms for 16k entries, 45 ms for 32k, 0.7 s for
+// 256k), so an aggregation holds at most 16k keys unless aggsize is set (docs/reliability.md).
+constexpr uint64_t kDefaultAggregationKeys = 1 << 14;
 
+// The ring buffer's size: a power of two of at least a page. The option table refuses more than
+// 1g (bufresize=manual: the buffer is what was asked for, or an error).
 uint32_t ring_size(int64_t requested) {
-  if (static_cast<uint64_t>(requested) > kLargestRing)
-    lang::fail({}, "invalid value for option bufsize: " + std::to_string(requested) +
-                       " bytes (the trace buffer holds at most 1g)");
   uint64_t size = 4096;
   while (size < static_cast<uint64_t>(requested)) size <<= 1;
   return static_cast<uint32_t>(size);
@@ -80,9 +81,10 @@ void Maps::define() {
     uint64_t key_bytes = leading_bytes + key_size(var.key_types);
     uint64_t entry = key_bytes + storage_size(var.type);
     uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / (entry + 64), 1, 1 << 20));
+    // Preallocated (see kDefaultAggregationKeys); a plain hash costs about 1 ms per 64k entries.
     assoc_[{var.scope, var.id}] =
         module.define_map({prefix + var.name, BPF_MAP_TYPE_HASH, entries, static_cast<uint32_t>(key_bytes),
-                           static_cast<uint32_t>(storage_size(var.type)), BPF_F_NO_PREALLOC, false});
+                           static_cast<uint32_t>(storage_size(var.type)), 0, false});
     zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
   };
   for (const lang::Variable& var : program.globals) define_assoc(var, "var_", 0);
@@ -118,12 +120,11 @@ void Maps::define_aggregations() {
                                                  static_cast<uint32_t>(value_size), 0, false}));
     } else {
       uint64_t entry = spec.key_size() + value_size;
-      uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, 1 << 20));
-      // Not preallocated: the kernel would otherwise allocate every entry on every CPU up front
-      // (25 MB and a quarter second per map at the default aggsize).
+      uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
+      uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
       aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
                                                  static_cast<uint32_t>(spec.key_size()),
-                                                 static_cast<uint32_t>(value_size), BPF_F_NO_PREALLOC, false}));
+                                                 static_cast<uint32_t>(value_size), 0, false}));
     }
     zeroes_size_ = std::max(zeroes_size_, value_size);
     specs_.push_back(std::move(spec));

@@ -73,27 +73,27 @@ class DschedReader final : public FormatReader {
         read_host(v);
       } else if (key == "taskstats_summary") {
         snap_.taskstats = {
-            v.at("ok_count").get<std::uint64_t>(), v.at("eperm_count").get<std::uint64_t>(),
-            v.at("esrch_count").get<std::uint64_t>(), v.at("other_err_count").get<std::uint64_t>()};
+            v.at("ok_count").get<Counter>(), v.at("eperm_count").get<Counter>(),
+            v.at("esrch_count").get<Counter>(), v.at("other_err_count").get<Counter>()};
       } else if (key == "parse_summary") {
-        snap_.parse.tids_walked = v.at("tids_walked").get<std::uint64_t>();
+        snap_.parse.tids_walked = v.at("tids_walked").get<Counter>();
         snap_.parse.tids_exited = v.value("tids_exited", std::uint64_t{0});
         const auto& by_file = v.at("read_failures_by_file");
         for (std::size_t f = 0; f < kProcFileCount; ++f)
           snap_.parse.failures_by_file[f] =
               by_file.value(std::string(kProcFileNames[f]), std::uint64_t{0});
       } else if (key == "source_summary") {
-        snap_.sources.cgroups_read = v.at("cgroups_read").get<std::uint64_t>();
+        snap_.sources.cgroups_read = v.at("cgroups_read").get<Counter>();
         for (const auto& [source, n] : v.at("read_failures").items())
-          snap_.sources.failures[source] = n.get<std::uint64_t>();
+          snap_.sources.failures[source] = n.get<Counter>();
       } else if (key == "probe_summary" && !v.is_null()) {
         JemallocTally& j = snap_.jemalloc.emplace();
-        j.tgids_walked = v.at("tgids_walked").get<std::uint64_t>();
-        j.jemalloc_detected = v.at("jemalloc_detected").get<std::uint64_t>();
-        j.probed_ok = v.at("probed_ok").get<std::uint64_t>();
-        j.failed = v.at("failed").get<std::uint64_t>();
+        j.tgids_walked = v.at("tgids_walked").get<Counter>();
+        j.jemalloc_detected = v.at("jemalloc_detected").get<Counter>();
+        j.probed_ok = v.at("probed_ok").get<Counter>();
+        j.failed = v.at("failed").get<Counter>();
         for (const auto& [tag, n] : v.at("failures_by_tag").items())
-          j.failures_by_tag[tag] = n.get<std::uint64_t>();
+          j.failures_by_tag[tag] = n.get<Counter>();
       } else if (key == "psi") {
         snap_.host_psi = psi_from_json(v);
       } else if (key == "sched_ext") {
@@ -131,10 +131,10 @@ class DschedReader final : public FormatReader {
         else if (def.is_signed)
           t.set_signed(*id, v.get<std::int64_t>());
         else
-          t.set(*id, v.get<std::uint64_t>());
+          t.set(*id, v.get<Counter>());
       }
       if (const auto it = jt.find("smaps_rollup_kib"); it != jt.end())
-        for (const auto& [k, v] : it->items()) t.smaps_kib[k] = v.get<std::uint64_t>();
+        for (const auto& [k, v] : it->items()) t.smaps_kib[k] = v.get<Counter>();
       snap_.threads.push_back(std::move(t));
       count(snap_.threads.back());
     });
@@ -163,10 +163,10 @@ class DschedReader final : public FormatReader {
     host.hostname = h.at("hostname").get<std::string>();
     host.kernel_release = h.at("kernel_release").get<std::string>();
     host.cpu_count = h.at("cpu_count").get<std::uint32_t>();
-    host.uptime_ns = h.at("uptime_ns").get<std::uint64_t>();
-    host.boot_time_unix_s = h.at("boot_time_unix_s").get<std::uint64_t>();
+    host.uptime_ns = h.at("uptime_ns").get<Counter>();
+    host.boot_time_unix_s = h.at("boot_time_unix_s").get<Counter>();
     host.clock_ticks_per_s = h.at("clock_ticks_per_s").get<std::uint32_t>();
-    host.captured_at_unix_ns = h.at("captured_at_unix_ns").get<std::uint64_t>();
+    host.captured_at_unix_ns = h.at("captured_at_unix_ns").get<Counter>();
     if (h.contains("task_delayacct") && !h["task_delayacct"].is_null())
       host.task_delayacct = h["task_delayacct"].get<int>();
     host_context_from_json(h, host);

@@ -37,7 +37,7 @@ class KtstrReader final : public FormatReader {
   void member(const std::string& key, json&& v) override {
     with_schema_errors(name_, key, [&] {
       if (key == "captured_at_unix_ns")
-        snap_.host.captured_at_unix_ns = v.get<std::uint64_t>();
+        snap_.host.captured_at_unix_ns = v.get<Counter>();
       else if (key == "host")
         read_host(v);
       else if (key == "psi")
@@ -111,13 +111,13 @@ class KtstrReader final : public FormatReader {
       const auto cpus = v.get<std::vector<unsigned>>();
       if (!cpus.empty()) t.set(kCpuAffinity, snap_.intern(cpu_list(cpus)));
     } else if (key == "smaps_rollup_kib") {
-      for (const auto& [k, kib] : v.items()) t.smaps_kib[k] = kib.get<std::uint64_t>();
+      for (const auto& [k, kib] : v.items()) t.smaps_kib[k] = kib.get<Counter>();
     } else if (const auto id = find_metric(key);
                id && *id < kStoredMetricCount && flags.measured(*id)) {
       if (metric(*id).is_signed)
         t.set_signed(*id, v.get<std::int64_t>());
       else
-        t.set(*id, v.get<std::uint64_t>());
+        t.set(*id, v.get<Counter>());
     }
   }
 
@@ -135,7 +135,7 @@ class KtstrReader final : public FormatReader {
     if (const auto it = v.find("read_failures_by_file"); it != v.end())
       for (const auto& [file, n] : it->items())
         for (std::size_t f = 0; f < kProcFileCount; ++f)
-          if (kProcFileNames[f] == file) snap_.parse.failures_by_file[f] = n.get<std::uint64_t>();
+          if (kProcFileNames[f] == file) snap_.parse.failures_by_file[f] = n.get<Counter>();
   }
 
   void read_probe_summary(const json& v) {

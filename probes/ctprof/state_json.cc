@@ -16,7 +16,7 @@ std::optional<std::uint64_t> get_opt(const json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
   if (it->is_string() && *it == "max") return kUnlimited;
-  return it->get<std::uint64_t>();
+  return it->get<Counter>();
 }
 
 // ktstr writes null for a limit of "max".
@@ -35,7 +35,7 @@ PsiLine line_from_json(const json& j) {
   l.avg10 = j.at("avg10").get<std::uint32_t>();
   l.avg60 = j.at("avg60").get<std::uint32_t>();
   l.avg300 = j.at("avg300").get<std::uint32_t>();
-  l.total_usec = j.at("total_usec").get<std::uint64_t>();
+  l.total_usec = j.at("total_usec").get<Counter>();
   return l;
 }
 
@@ -49,7 +49,7 @@ std::map<std::string, std::uint64_t> kv_from_json(const json& j, const char* key
   std::map<std::string, std::uint64_t> out;
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return out;
-  for (const auto& [k, v] : it->items()) out[k] = v.get<std::uint64_t>();
+  for (const auto& [k, v] : it->items()) out[k] = v.get<Counter>();
   return out;
 }
 

@@ -12,6 +12,18 @@ namespace dsched::ctprof {
 
 using ojson = nlohmann::ordered_json;
 
+// A count read from a snapshot: `v.get<Counter>()` refuses a negative or fractional number (the
+// JSON library would wrap or cut it silently) as a schema error, which names the file.
+struct Counter {
+  std::uint64_t value = 0;
+  operator std::uint64_t() const { return value; }
+};
+inline void from_json(const nlohmann::json& j, Counter& c) {
+  if (j.is_number() && !j.is_number_unsigned())
+    throw nlohmann::json::type_error::create(302, "a count must be a non-negative integer, not " + j.dump(), &j);
+  c.value = j.get<std::uint64_t>();
+}
+
 // How a reader treats the differences between the two writers.
 enum class Dialect {
   Dsched,  // null = not read; "max" = unlimited; a pressure resource not read is null

@@ -15,7 +15,9 @@ std::optional<std::string> BatchedFile::flush() {
   pending_.clear();
   if (written) return std::nullopt;
   failed_ = true;
-  return "write error on " + name_ + ": " + std::strerror(errno);
+  std::string message = "write error on " + name_ + ": " + std::strerror(errno);
+  std::clearerr(file_);  // reported here, once: nothing is written to the file after this
+  return message;
 }
 
 }  // namespace dsched::output

@@ -65,6 +65,7 @@ const char* drop_kind(abi::DropKind kind) {
     case abi::DropKind::DynamicVariable: return "dynamic-variable";
     case abi::DropKind::Speculative: return "speculative";
     case abi::DropKind::SpeculationUnavailable: return "speculation-unavailable";
+    case abi::DropKind::KernelSkipped: return "kernel-skipped";
   }
   return "";
 }
@@ -151,15 +152,7 @@ void JsonOutput::drops(abi::DropKind kind, uint64_t count, std::optional<unsigne
                                           ? std::optional<unsigned>(cpu.value_or(0)) : cpu);
   event["count"] = count;
   event["kind"] = drop_kind(kind);
-  std::string text;
-  switch (kind) {
-    case abi::DropKind::Output: text = output_drops(count, cpu.value_or(0)); break;
-    case abi::DropKind::Aggregation: text = aggregation_drops(count, cpu.value_or(0)); break;
-    case abi::DropKind::DynamicVariable: text = dynamic_variable_drops(count, cpu); break;
-    case abi::DropKind::Speculative: text = speculative_drops(count, cpu); break;
-    case abi::DropKind::SpeculationUnavailable: text = failed_speculations_unavailable(count); break;
-  }
-  event["msg"] = without_newline(text);
+  event["msg"] = without_newline(drop_report(kind, count, cpu));
   message(event);
 }
 

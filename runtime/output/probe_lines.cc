@@ -75,22 +75,18 @@ std::string matched_probes(bool is_script, std::string_view name, uint64_t count
                  name.data(), (unsigned long long)count, count == 1 ? "" : "s");
 }
 
-std::string dynamic_variable_drops(uint64_t count, std::optional<unsigned> cpu) {
-  return counted(count, "dynamic variable drop") + on_cpu(cpu) + "\n";
-}
-
-std::string speculative_drops(uint64_t count, std::optional<unsigned> cpu) {
-  return counted(count, "speculative drop") + on_cpu(cpu) + "\n";
-}
-
-std::string failed_speculations_unavailable(uint64_t count) {
-  return counted(count, "failed speculation") + " (no speculative buffer available)\n";
-}
-
-std::string output_drops(uint64_t count, unsigned cpu) { return counted(count, "drop") + on_cpu(cpu) + "\n"; }
-
-std::string aggregation_drops(uint64_t count, unsigned cpu) {
-  return counted(count, "aggregation drop") + on_cpu(cpu) + "\n";
+std::string drop_report(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) {
+  switch (kind) {
+    case abi::DropKind::Output: return counted(count, "drop") + on_cpu(cpu.value_or(0)) + "\n";
+    case abi::DropKind::Aggregation: return counted(count, "aggregation drop") + on_cpu(cpu.value_or(0)) + "\n";
+    case abi::DropKind::DynamicVariable: return counted(count, "dynamic variable drop") + on_cpu(cpu) + "\n";
+    case abi::DropKind::Speculative: return counted(count, "speculative drop") + on_cpu(cpu) + "\n";
+    case abi::DropKind::SpeculationUnavailable:
+      return counted(count, "failed speculation") + " (no speculative buffer available)\n";
+    case abi::DropKind::KernelSkipped:
+      return counted(count, "probe firing") + " skipped by the kernel (another BPF program was running on the CPU)\n";
+  }
+  return {};
 }
 
 std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view probe_description,

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "abi/output.h"
 #include "abi/value.h"
 
 namespace dsched::output {
@@ -38,12 +39,9 @@ std::string flow_prefix(unsigned cpu, std::string_view provider, std::string_vie
 // 1 probe".
 std::string matched_probes(bool is_script, std::string_view name, uint64_t count);
 
-// Drop reports; a count of 1 reads in the singular ("1 drop on CPU 0").
-std::string dynamic_variable_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
-std::string speculative_drops(uint64_t count, std::optional<unsigned> cpu = std::nullopt);
-std::string failed_speculations_unavailable(uint64_t count);
-std::string output_drops(uint64_t count, unsigned cpu);
-std::string aggregation_drops(uint64_t count, unsigned cpu);
+// A drop report in DTrace's words ("dsched: 2 aggregation drops on CPU 1"); a count of 1 reads in
+// the singular. Output and aggregation drops name their CPU (0 when none is given).
+std::string drop_report(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu);
 
 // "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in
 // action #2 at BPF pc 57"

@@ -46,13 +46,7 @@ void TextOutput::end_of_run(std::span<const abi::Aggregation* const> aggregation
 }
 
 void TextOutput::drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) {
-  switch (kind) {
-    case abi::DropKind::Output: return message(output_drops(count, cpu.value_or(0)));
-    case abi::DropKind::Aggregation: return message(aggregation_drops(count, cpu.value_or(0)));
-    case abi::DropKind::DynamicVariable: return message(dynamic_variable_drops(count, cpu));
-    case abi::DropKind::Speculative: return message(speculative_drops(count, cpu));
-    case abi::DropKind::SpeculationUnavailable: return message(failed_speculations_unavailable(count));
-  }
+  message(drop_report(kind, count, cpu));
 }
 
 void TextOutput::fault(const abi::Fault& f) {

@@ -65,8 +65,12 @@ usage_error 'invalid probe description "a:b": provider expected' -P a:b
 usage_error 'invalid probe description "p:m:f:n": [[provider:]module:]function expected' -f p:m:f:n
 usage_error "option rawbytes is not supported" -x rawbytes -n BEGIN
 
-# A trace buffer larger than the ring buffer can be is refused, naming the option and the value.
-expect 1 "invalid value for option bufsize: 2147483648 bytes (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
+# A trace buffer larger than the ring buffer can be, or of no size, is refused, naming the option and the value.
+usage_error "invalid value for option bufsize: 2g (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
+usage_error "invalid value for option bufsize: 1t (the trace buffer holds at most 1g)" -e -x bufsize=1t -n BEGIN
+usage_error "invalid value for option bufsize: 0" -e -x bufsize=0 -n BEGIN
+usage_error "-c requires a command to run" -c '' -n BEGIN
+usage_error "-o requires a file name" -o '' -n BEGIN
 
 # refused FLAG...: flags that need a kernel-resident DTrace: exit 2, one line saying why.
 refused() {

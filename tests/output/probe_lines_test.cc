@@ -35,14 +35,17 @@ TEST_CASE("matched probes line") {
 }
 
 TEST_CASE("drop reports read in the singular for one") {
-  CHECK(dynamic_variable_drops(5) == "dsched: 5 dynamic variable drops\n");
-  CHECK(dynamic_variable_drops(1, 2u) == "dsched: 1 dynamic variable drop on CPU 2\n");
-  CHECK(speculative_drops(3) == "dsched: 3 speculative drops\n");
-  CHECK(failed_speculations_unavailable(2) ==
+  using dsched::abi::DropKind;
+  CHECK(drop_report(DropKind::DynamicVariable, 5, std::nullopt) == "dsched: 5 dynamic variable drops\n");
+  CHECK(drop_report(DropKind::DynamicVariable, 1, 2u) == "dsched: 1 dynamic variable drop on CPU 2\n");
+  CHECK(drop_report(DropKind::Speculative, 3, std::nullopt) == "dsched: 3 speculative drops\n");
+  CHECK(drop_report(DropKind::SpeculationUnavailable, 2, std::nullopt) ==
         "dsched: 2 failed speculations (no speculative buffer available)\n");
-  CHECK(output_drops(3, 1) == "dsched: 3 drops on CPU 1\n");
-  CHECK(output_drops(1, 0) == "dsched: 1 drop on CPU 0\n");
-  CHECK(aggregation_drops(2, 0) == "dsched: 2 aggregation drops on CPU 0\n");
+  CHECK(drop_report(DropKind::Output, 3, 1u) == "dsched: 3 drops on CPU 1\n");
+  CHECK(drop_report(DropKind::Output, 1, std::nullopt) == "dsched: 1 drop on CPU 0\n");
+  CHECK(drop_report(DropKind::Aggregation, 2, 0u) == "dsched: 2 aggregation drops on CPU 0\n");
+  CHECK(drop_report(DropKind::KernelSkipped, 1, std::nullopt) ==
+        "dsched: 1 probe firing skipped by the kernel (another BPF program was running on the CPU)\n");
 }
 
 TEST_CASE("run-time error lines") {

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Usage: cli.sh DSCHED
+# The command line on bad input and bad endings: each case fails at once with one clear message
+# and the right exit status, or ends cleanly. Cases that load programs need root.
+set -u
+dsched=$1
+. "$(dirname "$0")/../cli/checks.sh"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+out=$work/out err=$work/err
+
+# expect STATUS STDERR ARGS...: within 10 seconds, exit STATUS with exactly STDERR on stderr.
+expect() {
+  local status=$1 text=$2
+  shift 2
+  timeout 10 "$dsched" "$@" >"$out" 2>"$err"
+  local actual=$?
+  [ "$actual" -eq "$status" ] || fail "dsched $*: exit status $actual (expected $status)"
+  [ "$(cat "$err")" = "$text" ] || fail "dsched $*: stderr is '$(head -c 300 "$err")', expected '$text'"
+}
+
+# -s on what is not a script file: one line at once, exit 1.
+mkfifo "$work/fifo"
+expect 1 "dsched: failed to open $work: Is a directory" -e -s "$work"
+expect 1 "dsched: failed to open $work/fifo: a FIFO with no writer" -e -s "$work/fifo"
+expect 1 "dsched: failed to open /dev/zero: not a regular file" -e -s /dev/zero
+# A pipe with a writer is a script like any other.
+timeout 10 "$dsched" -e -s <(echo 'BEGIN { exit(0); }') 2>"$err" || fail "-s <(...): $(cat "$err")"
+
+# Parameter checks are located compile errors that -e sees, never an abort.
+expect 1 "dsched: invalid probe specifier BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }: llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor
+  --> <command line>:1:13
+ 1 | BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }
+   |             ^" -e -n 'BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }'
+expect 1 "dsched: invalid probe specifier profile-1nsec { @ = count(); }: profile:::profile-1nsec fires more often than every 200 microseconds, the shortest interval of the profile provider
+  --> <command line>:1:1
+ 1 | profile-1nsec { @ = count(); }
+   | ^" -e -n 'profile-1nsec { @ = count(); }'
+timeout 10 "$dsched" -e -n 'profile-5000 { @ = count(); }' 2>"$err" || fail "profile-5000 (200us) refused: $(cat "$err")"
+
+# A script writing a file is destructive: refused without -w.
+expect 1 "dsched: invalid probe specifier BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }: ctprof_snapshot() is a destructive action: run with -w or #pragma D option destructive
+  --> <command line>:1:9
+ 1 | BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }
+   |         ^" -e -n "BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }"
+
+only_as_root "the cases below load programs"
+
+# Write errors: one message, exit status 1, nothing else on stderr.
+hello='BEGIN { printf("hello\n"); exit(0); }'
+timeout 10 "$dsched" -qn "$hello" >/dev/full 2>"$err"
+status=$?
+[ $status -eq 1 ] || fail "> /dev/full: exit status $status"
+[ "$(cat "$err")" = "dsched: write error on stdout: No space left on device" ] || fail "> /dev/full: $(cat "$err")"
+expect 1 "dsched: write error on /dev/full: No space left on device" -qn "$hello" -o /dev/full
+timeout 10 "$dsched" -qn "$hello" >&- 2>"$err"
+status=$?
+[ $status -eq 1 ] || fail "closed stdout: exit status $status"
+[ "$(cat "$err")" = "dsched: write error on stdout: Bad file descriptor" ] || fail "closed stdout: $(cat "$err")"
+# A run printing all the time stops at the first failed write, reported once.
+start=$(date +%s)
+timeout 20 "$dsched" -qn 'tick-1ms { printf("%d\n", i++); } tick-10s { exit(0); }' >/dev/full 2>"$err"
+status=$?
+[ $status -eq 1 ] || fail "flood > /dev/full: exit status $status"
+[ "$(cat "$err")" = "dsched: write error on stdout: No space left on device" ] || fail "flood > /dev/full: $(cat "$err")"
+[ $(($(date +%s) - start)) -lt 5 ] || fail "flood > /dev/full: the trace went on after the write error"
+
+# SIGTERM and SIGINT end a flooding run within a second, printing END's output and the aggregations.
+for signal in TERM INT; do
+  "$dsched" -qn 'profile-5000 { @ = count(); printf("%d\n", timestamp); } END { printf("end\n"); }' \
+    >"$out" 2>"$err" &
+  pid=$!
+  sleep 2
+  before=$(date +%s%N)
+  kill -$signal $pid
+  for _ in $(seq 1 50); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+  after=$(date +%s%N)
+  if kill -0 $pid 2>/dev/null; then
+    fail "SIG$signal: still running after $(((after - before) / 1000000)) ms"
+    kill -KILL $pid
+  fi
+  wait $pid
+  status=$?
+  [ $status -eq 0 ] || fail "SIG$signal: exit status $status"
+  [ $(((after - before) / 1000000)) -lt 1000 ] || fail "SIG$signal: took $(((after - before) / 1000000)) ms"
+  grep -qx "end" "$out" || fail "SIG$signal: END did not print"
+  tail -n 2 "$out" | grep -Eq '^ +[0-9]+$' || fail "SIG$signal: no aggregation at the end"
+  [ -s "$err" ] && fail "SIG$signal: stderr: $(head -c 300 "$err")"
+done
+
+# Files a script writes: never through a symbolic link, never over a file that is not a snapshot.
+# (The capture's summary lines on stderr vary; the refusal must be among them.)
+snapshot_refused() {
+  local path=$1 line=$2
+  timeout 30 "$dsched" -wqn "BEGIN { ctprof_snapshot(\"$path\", \"--no-jemalloc\"); exit(0); }" >"$out" 2>"$err"
+  grep -qxF -- "$line" "$err" || fail "ctprof_snapshot($path): stderr lacks '$line': $(head -c 300 "$err")"
+}
+echo precious >"$work/target"
+ln -s "$work/target" "$work/link"
+snapshot_refused "$work/link" "dsched: ctprof_snapshot(): $work/link: is a symbolic link; refusing to write through it"
+[ "$(cat "$work/target")" = precious ] || fail "the symlink's target was written"
+[ -L "$work/link" ] || fail "the symlink was replaced"
+snapshot_refused "$work/target" \
+  "dsched: ctprof_snapshot(): $work/target: exists and is not a ctprof snapshot; refusing to replace it"
+[ "$(cat "$work/target")" = precious ] || fail "a file that is not a snapshot was replaced"
+# A new snapshot appears whole, by rename: no temporary file is left next to it.
+timeout 30 "$dsched" -wqn "BEGIN { ctprof_snapshot(\"$work/new.ctprof\", \"--no-jemalloc\"); exit(0); }" >"$out" 2>"$err"
+[ -f "$work/new.ctprof" ] || fail "ctprof_snapshot() wrote no snapshot: $(head -c 300 "$err")"
+ls -A "$work" | grep -q '\.tmp$' && fail "a temporary file was left behind"
+
+finish
