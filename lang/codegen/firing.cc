@@ -58,7 +58,22 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
   thread_locals_cacheable_ = true;
 }
 
-void Firing::begin_clause() { scratch_used_ = program_scratch_; }
+void Firing::begin_clause() {
+  scratch_used_ = program_scratch_;
+  clause_timestamp_ = nullptr;
+  llvm::BasicBlock* clause = l_.ir.new_block("clause");
+  clause_entry_ = l_.ir.b().CreateBr(clause);
+  l_.ir.b().SetInsertPoint(clause);
+}
+
+llvm::Value* Firing::clause_timestamp() {
+  if (!clause_timestamp_) {
+    llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
+    l_.ir.b().SetInsertPoint(clause_entry_);
+    clause_timestamp_ = l_.ir.helper(BPF_FUNC_ktime_get_ns, {});
+  }
+  return clause_timestamp_;
+}
 
 llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
   uint64_t offset = scratch_used_;

@@ -35,6 +35,8 @@ class Firing {
   void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
   // Each clause starts with the scratch after the program's own (this->) free again.
   void begin_clause();
+  // `timestamp`: read once per clause, at its start, as DTrace does (the same value throughout).
+  llvm::Value* clause_timestamp();
 
   // `size` bytes of per-CPU scratch, at an offset fixed at compile time.
   llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
@@ -80,6 +82,9 @@ class Firing {
   llvm::Value* context_task_ = nullptr;
   llvm::Value* thread_locals_ = nullptr;
   bool thread_locals_cacheable_ = true;
+  // Per clause.
+  llvm::Instruction* clause_entry_ = nullptr;  // values read once per clause go before it
+  llvm::Value* clause_timestamp_ = nullptr;
 };
 
 }  // namespace dsched::codegen
