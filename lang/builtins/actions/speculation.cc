@@ -81,8 +81,8 @@ class Speculate : public NamedFunction {
 // commit() and discard(): the id is recorded for user space, and its buffer is free again.
 class Finish : public Action {
  public:
-  explicit Finish(std::string_view name) : Action(name, {1, 1}) {}
-  Speculation speculation() const override { return Speculation::Finish; }
+  Finish(std::string_view name, Speculation role) : Action(name, {1, 1}), role_(role) {}
+  Speculation speculation() const override { return role_; }
 
   void check(Checker& c, ExprPtr& call) const override {
     c.program().uses_speculation = true;
@@ -105,11 +105,14 @@ class Finish : public Action {
   static uint32_t id(const abi::RecordedAction& action, const abi::RecordView& record) {
     return static_cast<uint32_t>(record.field(action.fields[0]).as_unsigned());
   }
+
+ private:
+  Speculation role_;
 };
 
 class Commit : public Finish {
  public:
-  Commit() : Finish("commit") {}
+  Commit() : Finish("commit", Speculation::Commit) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     run.commit(id(action, record));
   }
@@ -117,7 +120,7 @@ class Commit : public Finish {
 
 class Discard : public Finish {
  public:
-  Discard() : Finish("discard") {}
+  Discard() : Finish("discard", Speculation::Discard) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     run.discard(id(action, record));
   }
