@@ -93,6 +93,10 @@ class Finish : public Action {
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
     llvm::Value* id = l.exprs.eval_int(*call.operand(0));
+    // An id that names no buffer (negative, or above nspec) is an illegal operation, as in DTrace;
+    // 0 (speculation() found no buffer) does nothing.
+    l.records.check_fault(ir.b().CreateICmpUGT(id, ir.const64(l.program.options.nspec())),
+                          abi::FaultKind::IllegalOperation);
     abi::RecordField field = l.records.integer(id, call.operand(0)->type);
     l.records.action(*this).fields.push_back(field);
     llvm::Value* slot = busy_flag(l, ir.b().CreateTrunc(id, ir.b().getInt32Ty()));
