@@ -19,7 +19,7 @@ struct AttachPoint {
     PerfTimer,   // a cpu-clock perf event every period_ns, on every CPU or one
     OnDemand,    // run with BPF_PROG_TEST_RUN when the run reaches `phase`
   };
-  enum class Phase { Begin, End, Error };
+  enum class Phase { Begin, End };
   Kind kind = Kind::Tracepoint;
   std::string program;  // the BPF program's function name
   std::string clause;   // the probes it fires, for messages ("sched:vmlinux::on-cpu")

@@ -54,6 +54,14 @@ class Sources {
   size_t library_count_ = 0;
 };
 
+// A script's `#!` line is for the kernel, not for cpp: it becomes an empty line (lines keep their
+// numbers), as DTrace removes it before preprocessing.
+std::string without_interpreter_line(std::string_view text) {
+  if (!text.starts_with("#!")) return std::string(text);
+  size_t end = text.find('\n');
+  return end == std::string_view::npos ? std::string() : std::string(text.substr(end));
+}
+
 std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types,
                                  std::string* cpp_messages) {
   std::unordered_set<std::string> typedef_names;
@@ -65,7 +73,8 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
       std::string output, error;
       std::vector<std::string> cpp_args = options.cpp_args;
       for (std::string& flag : conformance_flags(options.cli_options.text("stdc"))) cpp_args.push_back(flag);
-      if (!run_preprocessor(sources.text(i), cpp_args, &output, cpp_messages, &error)) throw CompileError({}, error, false);
+      if (!run_preprocessor(without_interpreter_line(sources.text(i)), cpp_args, &output, cpp_messages, &error))
+        throw CompileError({}, error, false);
       sources.set_preprocessed(i, strip_line_markers(output));
     }
     ParseContext ctx{types, typedef_names, trees[i]};

@@ -132,38 +132,47 @@ void Sema::clause(ClauseSyntax& syntax) {
 }
 
 // DTrace's rules for speculative clauses: speculate() comes before any data is recorded, once,
-// and is not followed by aggregations, exit() or destructive actions; commit() and discard() do
-// not share their clause with data-recording actions (exit() may follow them).
+// and is followed by no aggregation, exit() or destructive action; commit() comes once, after no
+// data-recording action, and no data-recording action (exit() is one) or aggregation follows it.
+// discard() and destructive actions record nothing.
 void Sema::check_speculation_order(const Clause& clause) {
   using Role = Function::Speculation;
-  bool recorded = false, speculating = false, committing = false;
+  bool recorded = false, speculating = false, committed = false;
   for (const StmtPtr& stmt : clause.statements) {
     if (stmt->kind == StmtKind::Aggregate) {
       if (speculating) fail(stmt->loc, "aggregating actions may not follow speculate( )");
+      if (committed) fail(stmt->loc, "aggregating actions may not follow commit( )");
       continue;
     }
     const Expr& e = *stmt->expr;
     if (e.kind != ExprKind::Call || !e.type->is_void()) continue;
     std::string name(e.function->name());
-    switch (e.function->speculation()) {
+    const Role role = e.function->speculation();
+    switch (role) {
       case Role::Speculate:
         if (speculating) fail(e.loc, "speculate( ) may not follow speculate( )");
         if (recorded) fail(e.loc, "speculate( ) may not follow data-recording actions");
-        if (committing) fail(e.loc, "speculate( ) may not follow commit( ) or discard( )");
+        if (committed) fail(e.loc, "speculate( ) may not follow commit( )");
         speculating = true;
         break;
-      case Role::Finish:
-        if (recorded) fail(e.loc, name + "( ) may not follow data-recording actions");
-        if (speculating) fail(e.loc, name + "( ) may not follow speculate( )");
-        committing = true;
+      case Role::Commit:
+        if (committed) fail(e.loc, "commit( ) may not follow commit( )");
+        if (recorded) fail(e.loc, "commit( ) may not follow data-recording actions");
+        if (speculating) fail(e.loc, "commit( ) may not follow speculate( )");
+        committed = true;
         break;
-      case Role::Exclusive:
-        if (speculating) fail(e.loc, name + "( ) may not follow speculate( )");
+      case Role::Discard:
+        if (speculating) fail(e.loc, "discard( ) may not follow speculate( )");
         break;
+      case Role::Destructive:
+        if (speculating) fail(e.loc, "destructive actions may not follow speculate( )");
+        break;
+      case Role::Exit:
       case Role::Data:
       case Role::None:
-        if (committing) fail(e.loc, "data-recording actions may not follow commit( ) or discard( )");
-        recorded = true;
+        if (role == Role::Exit && speculating) fail(e.loc, "exit( ) may not follow speculate( )");
+        if (committed) fail(e.loc, "data-recording actions may not follow commit( )");
+        if (!speculating) recorded = true;
         break;
     }
   }

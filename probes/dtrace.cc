@@ -1,8 +1,10 @@
-// dtrace provider: BEGIN, END and ERROR, programs run on demand in dsched's own context (BEGIN
-// before anything is attached, END after everything is detached, ERROR for each run-time fault).
-// ERROR's arguments arrive in the context the runtime passes: arg1 the enabled probe id, arg2 the
-// action, arg3 the fault site, arg4 the fault kind, arg5 the address.
+// dtrace provider: BEGIN and END, programs run on demand in dsched's own context (BEGIN before
+// anything is attached, END after everything is detached), and ERROR, which fires inside the
+// faulting program where a run-time fault stops a clause. ERROR's arg1..arg5 are the enabled
+// probe, the action, the fault site, the fault kind (DTRACEFLT_*) and the address.
+#include "lang/codegen/firing.h"
 #include "lang/codegen/hook.h"
+#include "lang/codegen/ir.h"
 #include "lang/provider.h"
 
 namespace dsched::probes {
@@ -15,12 +17,27 @@ class OnDemandHook : public codegen::Hook {
   std::vector<std::string> sections(const lang::Probe&) const override { return {"raw_tp"}; }
   AttachPoint::Kind attach_kind() const override { return AttachPoint::Kind::OnDemand; }
   AttachPoint::Phase phase(const lang::Probe& probe) const override {
-    if (probe.name == "END") return AttachPoint::Phase::End;
-    if (probe.name == "ERROR") return AttachPoint::Phase::Error;
-    return AttachPoint::Phase::Begin;
+    return probe.name == "END" ? AttachPoint::Phase::End : AttachPoint::Phase::Begin;
   }
   llvm::Value* raw_arg(codegen::Lowering& l, int n) const override {
     return n < abi::kOnDemandArgs ? codegen::tracepoint_arg(l, n) : Hook::raw_arg(l, n);
+  }
+};
+
+// ERROR runs in the firing that faulted: its context task is that firing's.
+class FaultHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {}; }
+  bool fires_on_fault(const lang::Probe&) const override { return true; }
+  bool context_is_current(const lang::Probe&) const override { return false; }
+  llvm::Value* context_task(codegen::Lowering& l) const override { return word(l, codegen::kFaultTaskWord); }
+  llvm::Value* raw_arg(codegen::Lowering& l, int n) const override {
+    return n < codegen::kFaultArgWords ? word(l, n) : Hook::raw_arg(l, n);
+  }
+
+ private:
+  static llvm::Value* word(codegen::Lowering& l, int n) {
+    return l.ir.b().CreateLoad(l.ir.i64(), l.ir.offset_ptr(l.firing.fault_args(), 8 * uint64_t(n)));
   }
 };
 
@@ -35,10 +52,14 @@ class DtraceProvider : public lang::Provider {
     for (const char* name : {"BEGIN", "END", "ERROR"}) list.push_back({0, "dtrace", "", "", name, {}, "", this});
     return list;
   }
-  const codegen::Hook& hook(const lang::Probe&) const override { return hook_; }
+  const codegen::Hook& hook(const lang::Probe& probe) const override {
+    if (probe.name == "ERROR") return fault_hook_;
+    return on_demand_hook_;
+  }
 
  private:
-  OnDemandHook hook_;
+  OnDemandHook on_demand_hook_;
+  FaultHook fault_hook_;
 };
 
 const lang::RegisteredProvider<DtraceProvider> registered;

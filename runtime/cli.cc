@@ -184,6 +184,48 @@ Result parse_command_line(const std::vector<std::string>& args) {
   return {inv, std::nullopt};
 }
 
+std::optional<CliError> apply_interpreter_line(Invocation& inv, std::string_view first_line) {
+  if (!first_line.starts_with("#!")) return std::nullopt;
+  std::vector<std::string> words;
+  std::string line(first_line.substr(2));
+  for (size_t at = 0; (at = line.find_first_not_of(" \t\r", at)) != std::string::npos;) {
+    size_t end = line.find_first_of(" \t\r", at);
+    words.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end;
+  }
+  auto interpreter = std::find_if(words.begin(), words.end(), [](const std::string& w) {
+    std::string_view base = std::string_view(w).substr(w.rfind('/') + 1);
+    return base == "dtrace" || base == "dsched";
+  });
+  if (interpreter == words.end()) return std::nullopt;
+  for (auto word = interpreter + 1; word != words.end(); ++word) {
+    const std::string& arg = *word;
+    auto refuse = [&](const std::string& why) {
+      return CliError{"#! line: " + why, false};
+    };
+    if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return refuse("invalid argument '" + arg + "'");
+    for (size_t j = 1; j < arg.size(); ++j) {
+      char flag = arg[j];
+      // -s names the script itself (the kernel appends its path): it ends the line's flags.
+      if (flag == 's') {
+        if (j + 1 != arg.size() || word + 1 != words.end()) return refuse("-s must come last");
+        return std::nullopt;
+      }
+      if (std::string_view("CqwZFvxbDUIX").find(flag) == std::string_view::npos)
+        return refuse(std::string("-") + flag + " cannot be given on it");
+      std::string value;
+      if (takes_argument(flag)) {
+        if (j + 1 < arg.size()) value = arg.substr(j + 1);
+        else if (word + 1 != words.end()) value = *++word;
+        else return refuse(std::string("option requires an argument -- '") + flag + "'");
+        j = arg.size();
+      }
+      if (auto err = apply_option(inv, flag, value)) return refuse(err->message);
+    }
+  }
+  return std::nullopt;
+}
+
 std::pair<std::string, std::string> split_clause(const std::string& text) {
   size_t start = text.find_first_of("/{");
   if (start == std::string::npos) return {text, ""};

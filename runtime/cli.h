@@ -47,6 +47,11 @@ struct CliError {
 std::pair<std::optional<Invocation>, std::optional<CliError>> parse_command_line(
     const std::vector<std::string>& args);
 
+// A script's first line `#!/usr/sbin/dtrace -Cqs` (or `#!/usr/bin/env -S dsched -qs`): the flags
+// after the dtrace or dsched word apply as if given on the command line, as when the kernel runs
+// the script. Other first lines change nothing.
+std::optional<CliError> apply_interpreter_line(Invocation& inv, std::string_view first_line);
+
 // The text printed by -h / --help and after usage errors.
 std::string usage_text();
 

@@ -308,11 +308,25 @@ int run_timeline(const std::vector<std::string>& args) {
   return compile_and_run(*invocation, &options);
 }
 
+// The flags on the `#!` line of each -s script, applied as the kernel would pass them.
+std::optional<CliError> apply_interpreter_lines(Invocation& inv) {
+  for (const ProgramPiece piece : inv.pieces) {
+    if (piece.kind != ProgramPiece::Kind::ScriptFile) continue;
+    std::ifstream in(piece.text);
+    std::string first_line;
+    if (!in || !std::getline(in, first_line)) continue;  // reading the script reports what is wrong
+    if (auto err = apply_interpreter_line(inv, first_line))
+      return CliError{"failed to compile script " + piece.text + ": line 1: " + err->message, false};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_main(const std::vector<std::string>& args) {
   auto [invocation, cli_error] = parse_command_line(args);
   if (cli_error) return usage_error(*cli_error);
+  if (auto err = apply_interpreter_lines(*invocation)) return fail(err->message);
   const Invocation& inv = *invocation;
   switch (inv.mode) {
     case Invocation::Mode::Help:

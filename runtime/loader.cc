@@ -144,14 +144,13 @@ void LoadedObject::detach() {
   perf_fds_.clear();
 }
 
-bool LoadedObject::run(const std::string& name, std::string& error,
-                       const std::array<uint64_t, abi::kOnDemandArgs>& arguments) {
+bool LoadedObject::run(const std::string& name, std::string& error) {
   bpf_program* program = bpf_object__find_program_by_name(object_, name.c_str());
   if (!program) {
     error = "no program " + name;
     return false;
   }
-  std::array<uint64_t, abi::kOnDemandArgs> args = arguments;
+  std::array<uint64_t, abi::kOnDemandArgs> args{};  // arg0..arg5 of BEGIN and END are 0
   LIBBPF_OPTS(bpf_test_run_opts, options, .ctx_in = args.data(), .ctx_size_in = sizeof args);
   if (int err = bpf_prog_test_run_opts(bpf_program__fd(program), &options)) {
     error = "cannot run " + name + ": " + errno_text(err);

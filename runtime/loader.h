@@ -30,8 +30,8 @@ class LoadedObject {
   bool attach(std::string& error);
   // Detaches every attached hook (programs and maps stay loaded until destruction).
   void detach();
-  // Runs an OnDemand program once with arg0..arg5; false if it does not exist or the kernel refused.
-  bool run(const std::string& program, std::string& error, const std::array<uint64_t, abi::kOnDemandArgs>& args = {});
+  // Runs an OnDemand program once; false if it does not exist or the kernel refused.
+  bool run(const std::string& program, std::string& error);
 
   int map_fd(const std::string& name) const;
   // Firings the kernel skipped so far, over all programs: it runs no BPF program on a CPU where

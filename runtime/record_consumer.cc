@@ -12,39 +12,38 @@ RecordConsumer::RecordConsumer(const abi::CompiledProgram& program, AggregationS
                                abi::Output& output, abi::Options& options)
     : program_(program), aggregations_(aggregations), output_(output), options_(options) {}
 
-std::optional<abi::FaultRecord> RecordConsumer::consume(std::string_view record) {
-  if (record.size() < sizeof(abi::RecordHeader)) return std::nullopt;
+void RecordConsumer::consume(std::string_view record) {
+  if (record.size() < sizeof(abi::RecordHeader)) return;
   abi::RecordHeader header;
   std::memcpy(&header, record.data(), sizeof header);
   if (header.epid == abi::kFaultEpid) {
-    if (record.size() < sizeof(abi::FaultRecord)) return std::nullopt;
+    if (record.size() < sizeof(abi::FaultRecord)) return;
     abi::FaultRecord fault;
     std::memcpy(&fault, record.data(), sizeof fault);
-    if (fault.clause_epid >= program_.records.size()) return std::nullopt;
-    report_fault(fault);
-    return fault;
+    if (fault.clause_epid < program_.records.size()) report_fault(fault);
+    return;
   }
-  if (header.epid >= program_.records.size()) return std::nullopt;
+  if (header.epid >= program_.records.size()) return;
   const abi::RecordLayout& layout = program_.records[header.epid];
-  if (record.size() < layout.size) return std::nullopt;
+  if (record.size() < layout.size) return;
   if (header.speculative) {
-    if (header.spec == 0) return std::nullopt;  // speculate(0): speculation() found no free buffer: dropped
+    if (header.spec == 0) return;  // speculate(0): speculation() found no free buffer: dropped
     uint64_t& used = speculation_bytes_[header.spec];
     if (used + record.size() > uint64_t(options_.number("specsize"))) {
       ++speculative_drops_;
-      return std::nullopt;
+      return;
     }
     used += record.size();
     speculations_[header.spec].emplace_back(record);
-    return std::nullopt;
+    return;
   }
   print(record, layout);
-  return std::nullopt;
 }
 
 void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   const abi::RecordLayout& layout = program_.records[fault.clause_epid];
   std::string what = "divide-by-zero";
+  if (fault.kind == static_cast<uint32_t>(abi::FaultKind::IllegalOperation)) what = "illegal operation";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::InvalidAddress)) {
     char address[32];
     std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(fault.address));
@@ -70,7 +69,7 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
 }
 
 void RecordConsumer::exit(int status) {
-  if (!exit_status_) exit_status_ = status;
+  if (!exit_status_ || ending_) exit_status_ = status;
 }
 
 void RecordConsumer::commit(uint32_t speculation) {

@@ -22,8 +22,12 @@ class RecordConsumer : public abi::RunContext {
   RecordConsumer(const abi::CompiledProgram& program, AggregationStore& aggregations, abi::Output& output,
                  abi::Options& options);
 
-  // Handles one record; a fault record returns the fault for the caller to run ERROR.
-  std::optional<abi::FaultRecord> consume(std::string_view record);
+  // Handles one record (a fault record reports the fault).
+  void consume(std::string_view record);
+  // END runs from here on: as in DTrace, the first exit() before END decides the status, and
+  // each exit() in END sets it anew.
+  void begin_end() { ending_ = true; }
+  bool ending() const { return ending_; }
 
   bool exit_requested() const { return exit_status_.has_value(); }
   int exit_status() const { return exit_status_.value_or(0); }
@@ -50,6 +54,7 @@ class RecordConsumer : public abi::RunContext {
   abi::Output& output_;
   abi::Options& options_;
   std::optional<int> exit_status_;
+  bool ending_ = false;
   std::map<uint32_t, std::vector<std::string>> speculations_;
   std::map<uint32_t, uint64_t> speculation_bytes_;
   uint64_t speculative_drops_ = 0;

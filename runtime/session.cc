@@ -42,12 +42,10 @@ class SignalScope {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-// The ring buffer's callback: records go to the consumer, faults run dtrace:::ERROR.
+// The ring buffer's callback: records go to the consumer (ERROR ran in the faulting program).
 class RecordLoop {
  public:
-  RecordLoop(RecordConsumer& consumer, LoadedObject& object, const abi::CompiledProgram& program, abi::Output& output)
-      : consumer_(consumer), object_(object), errors_(program.programs_at(abi::AttachPoint::Phase::Error)),
-        output_(output) {}
+  explicit RecordLoop(RecordConsumer& consumer) : consumer_(consumer) {}
 
   // A non-zero return ends the read after this record: while probes are attached, records may come
   // faster than they are read, and exit() or a signal must still end the run (what is left is
@@ -55,8 +53,8 @@ class RecordLoop {
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
     if (loop->accepting) {
-      if (auto fault = loop->consumer_.consume({static_cast<const char*>(data), size})) loop->run_error(*fault);
-      if (loop->consumer_.exit_requested()) loop->accepting = false;
+      loop->consumer_.consume({static_cast<const char*>(data), size});
+      if (loop->consumer_.exit_requested() && !loop->consumer_.ending()) loop->accepting = false;
     }
     return loop->attached && (interrupts != 0 || !loop->accepting) ? kStopReading : 0;
   }
@@ -66,18 +64,7 @@ class RecordLoop {
   static constexpr int kStopReading = -EINTR;
 
  private:
-  void run_error(const abi::FaultRecord& fault) {
-    std::array<uint64_t, abi::kOnDemandArgs> args = {0, fault.clause_epid + 1u, fault.action, fault.site, fault.kind,
-                                                     fault.address};
-    std::string failure;
-    for (const std::string& program : errors_)
-      if (!object_.run(program, failure, args)) output_.error(failure);
-  }
-
   RecordConsumer& consumer_;
-  LoadedObject& object_;
-  std::vector<std::string> errors_;
-  abi::Output& output_;
 };
 
 // Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
@@ -142,7 +129,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   }
   AggregationStore aggregations(program.aggregations, *object);
   RecordConsumer consumer(program, aggregations, output, options);
-  RecordLoop loop(consumer, *object, program, output);
+  RecordLoop loop(consumer);
   ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
   if (!ring) {
     output.error("cannot open the output buffer");
@@ -195,12 +182,14 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   object->detach();
   loop.attached = false;
   ring_buffer__consume(ring);
-  loop.accepting = true;  // END's records are printed even after exit()
-  bool exited = consumer.exit_requested();
-  int exit_status = consumer.exit_status();
+  // END's clauses all print, even after exit(); an exit() in END sets the status anew.
+  consumer.begin_end();
+  loop.accepting = true;
   for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
     if (!object->run(end, error)) output.error(error);
   ring_buffer__consume(ring);
+  bool exited = consumer.exit_requested();
+  int exit_status = consumer.exit_status();
   output.end_of_run(aggregations.refresh_all());
   output.flush();
   drops.report();

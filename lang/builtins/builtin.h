@@ -38,8 +38,10 @@ class Function {
   enum class Speculation {
     Data,         // records data: after speculate() it is speculative
     Speculate,    // speculate() itself
-    Finish,       // commit() and discard(): not with data-recording actions
-    Exclusive,    // exit(), system(), raise(): may not follow speculate()
+    Commit,       // commit(): not after data-recording actions, nor they after it
+    Discard,      // discard(): records nothing
+    Exit,         // exit(): records its status; may not follow speculate()
+    Destructive,  // system(), raise(): record nothing; may not follow speculate()
     None,         // a subroutine: a value, no part in the rules
   };
 

@@ -147,6 +147,19 @@ llvm::Function* BpfModule::begin_program(const std::string& name, const std::str
   return fn;
 }
 
+llvm::Function* BpfModule::declare_subprogram(const std::string& name) {
+  auto* ptr = llvm::PointerType::get(*context_, 0);
+  auto* type = llvm::FunctionType::get(builder_->getInt64Ty(), {ptr, ptr}, false);
+  auto* fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, *module_);
+  fn->setSection(".text");
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  return fn;
+}
+
+void BpfModule::begin_body(llvm::Function* fn) {
+  builder_->SetInsertPoint(llvm::BasicBlock::Create(*context_, "entry", fn));
+}
+
 llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
   std::vector<llvm::Type*> types;
   for (auto* arg : args) types.push_back(arg->getType());

@@ -44,6 +44,11 @@ class BpfModule {
   // Starts a program `i64 name(ptr ctx)` in the given libbpf section (e.g. "tp_btf/sched_switch")
   // and positions the builder at its entry block.
   llvm::Function* begin_program(const std::string& name, const std::string& section);
+  // Declares a function `i64 name(ptr, ptr)` that programs call (a BPF-to-BPF call): static, in
+  // ".text", never inlined. Its body is emitted later with begin_body().
+  llvm::Function* declare_subprogram(const std::string& name);
+  // Positions the builder at a new entry block of `fn`.
+  void begin_body(llvm::Function* fn);
 
   // Calls BPF helper `id` (BPF_FUNC_*) returning i64.
   llvm::Value* call_helper(int id, llvm::ArrayRef<llvm::Value*> args);

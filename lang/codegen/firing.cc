@@ -14,9 +14,22 @@ uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 }  // namespace
 
 void Firing::begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter) {
+  start_function(function, filter, 0);
+}
+
+void Firing::begin_fault_handler(llvm::Function* function) {
+  // It runs inside the faulting program, whose this-> and temporaries it must leave alone: its own
+  // scratch comes after every program's.
+  start_function(function, [] { return nullptr; }, scratch_max_);
+  fault_args_ = function->getArg(1);
+}
+
+void Firing::start_function(llvm::Function* function, const std::function<llvm::Value*()>& filter,
+                            uint64_t first_scratch) {
   Ir& ir = l_.ir;
   context_ = function->getArg(0);
-  scratch_used_ = 0;
+  fault_args_ = nullptr;
+  scratch_used_ = first_scratch;
   scratch_base_ = nullptr;
   globals_base_ = nullptr;
   llvm::BasicBlock* fail = ir.new_block("no.maps");
@@ -47,7 +60,22 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
   thread_locals_cacheable_ = true;
 }
 
-void Firing::begin_clause() { scratch_used_ = program_scratch_; }
+void Firing::begin_clause() {
+  scratch_used_ = program_scratch_;
+  clause_timestamp_ = nullptr;
+  llvm::BasicBlock* clause = l_.ir.new_block("clause");
+  clause_entry_ = l_.ir.b().CreateBr(clause);
+  l_.ir.b().SetInsertPoint(clause);
+}
+
+llvm::Value* Firing::clause_timestamp() {
+  if (!clause_timestamp_) {
+    llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
+    l_.ir.b().SetInsertPoint(clause_entry_);
+    clause_timestamp_ = l_.ir.helper(BPF_FUNC_ktime_get_ns, {});
+  }
+  return clause_timestamp_;
+}
 
 llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
   uint64_t offset = scratch_used_;

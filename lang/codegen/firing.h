@@ -14,6 +14,11 @@
 
 namespace dsched::codegen {
 
+// The fault handler's second argument, words on the faulting program's stack: ERROR's arg0..arg5,
+// then the context task of the firing that faulted (ERROR's curthread, pid, self->).
+constexpr int kFaultArgWords = 6;
+constexpr int kFaultTaskWord = 6;
+
 class Firing {
  public:
   explicit Firing(Lowering& lowering) : l_(lowering) {}
@@ -23,10 +28,15 @@ class Firing {
   // `filter`, when it gives a condition, is tested first: false ends the program before anything
   // else is done.
   void begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter);
+  // The fault handler (the ERROR clauses), a function of the context and the fault's arguments
+  // (six 64-bit words) that programs call where a fault stops a clause.
+  void begin_fault_handler(llvm::Function* function);
   // A firing of `probe` through `hook`; `entry` is where values shared by its clauses are computed.
   void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
   // Each clause starts with the scratch after the program's own (this->) free again.
   void begin_clause();
+  // `timestamp`: read once per clause, at its start, as DTrace does (the same value throughout).
+  llvm::Value* clause_timestamp();
 
   // `size` bytes of per-CPU scratch, at an offset fixed at compile time.
   llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
@@ -39,6 +49,8 @@ class Firing {
   const Hook& hook() const { return *hook_; }
   const Binding& binding() const { return binding_; }
   llvm::Value* context() const { return context_; }
+  // In the fault handler: the fault's arguments (arg0..arg5); null elsewhere.
+  llvm::Value* fault_args() const { return fault_args_; }
   // The task `curthread`, `pid`, `self->` refer to: i64 task address.
   llvm::Value* context_task();
   bool context_is_current() const { return hook_->context_is_current(*probe_); }
@@ -53,11 +65,13 @@ class Firing {
   llvm::Value* raw_arg(int n) { return hook_->raw_arg(l_, n); }
 
  private:
+  void start_function(llvm::Function* function, const std::function<llvm::Value*()>& filter, uint64_t first_scratch);
   llvm::Value* entry_map_value(llvm::GlobalVariable* map);
 
   Lowering& l_;
   // Per program.
   llvm::Value* context_ = nullptr;
+  llvm::Value* fault_args_ = nullptr;
   llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
   llvm::Value* scratch_base_ = nullptr;
   llvm::Value* globals_base_ = nullptr;
@@ -71,6 +85,9 @@ class Firing {
   llvm::Value* context_tid_ = nullptr;
   llvm::Value* thread_locals_ = nullptr;
   bool thread_locals_cacheable_ = true;
+  // Per clause.
+  llvm::Instruction* clause_entry_ = nullptr;  // values read once per clause go before it
+  llvm::Value* clause_timestamp_ = nullptr;
 };
 
 }  // namespace dsched::codegen

@@ -44,6 +44,9 @@ class Hook {
   virtual abi::AttachPoint::Kind attach_kind() const { return abi::AttachPoint::Kind::Tracepoint; }
   // On-demand programs: when the run runs them.
   virtual abi::AttachPoint::Phase phase(const lang::Probe& probe) const { return abi::AttachPoint::Phase::Begin; }
+  // A probe that fires where a run-time fault stops a clause (dtrace:::ERROR): its clauses form
+  // the fault handler that every program calls, and it has no program of its own.
+  virtual bool fires_on_fault(const lang::Probe& probe) const { return false; }
   // Perf timers: the interval and whether they fire on every CPU.
   virtual uint64_t period_ns(const lang::Probe& probe) const { return 0; }
   virtual bool every_cpu(const lang::Probe& probe) const { return false; }

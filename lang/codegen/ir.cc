@@ -16,6 +16,12 @@ llvm::Function* Ir::begin_function(const std::string& name, const std::string& s
   return function_;
 }
 
+void Ir::begin_subprogram(llvm::Function* fn) {
+  function_ = fn;
+  function_->addFnAttr(llvm::Attribute::NoUnwind);
+  module_.begin_body(fn);
+}
+
 llvm::BasicBlock* Ir::new_block(const std::string& name) {
   return llvm::BasicBlock::Create(module_.context(), name, function_);
 }

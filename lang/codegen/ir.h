@@ -31,6 +31,8 @@ class Ir {
 
   // Starts a program function and positions the builder at its entry.
   llvm::Function* begin_function(const std::string& name, const std::string& section);
+  // Starts the body of a function declared with BpfModule::declare_subprogram().
+  void begin_subprogram(llvm::Function* fn);
   llvm::Function* function() const { return function_; }
   llvm::BasicBlock* new_block(const std::string& name);
   // Emits body() under `condition` (i1), then continues after it; `name` names the blocks.

@@ -37,10 +37,15 @@ std::vector<Programs::Site> Programs::plan() {
   std::vector<Site> sites;
   for (const lang::Clause& clause : l_.program.clauses) {
     for (const lang::Probe* probe : clause.probes) {
+      epids_.emplace(std::make_pair(&clause, probe), uint32_t(epids_.size()));
       auto& clauses = clauses_by_probe_[probe];
       clauses.push_back(&clause);
       if (clauses.size() > 1) continue;
       const Hook* hook = &probe->owner->hook(*probe);
+      if (hook->fires_on_fault(*probe)) {
+        fault_probes_.push_back(probe);
+        continue;
+      }
       for (const std::string& section : hook->sections(*probe)) {
         bool shared = hook->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
         std::string key = shared ? hook->program_key(*probe, section) : section + "#" + std::to_string(probe->id);
@@ -64,8 +69,21 @@ std::vector<Programs::Site> Programs::plan() {
 std::vector<abi::AttachPoint> Programs::emit_all() {
   std::vector<abi::AttachPoint> points;
   std::vector<Site> sites = plan();
+  llvm::Function* handler = fault_probes_.empty() ? nullptr : l_.ir.module().declare_subprogram("ds_fault");
+  l_.records.set_fault_handler(handler);
   for (size_t i = 0; i < sites.size(); ++i) points.push_back(emit_program(sites[i], i));
+  if (handler) emit_fault_handler(handler);
   return points;
+}
+
+void Programs::emit_fault_handler(llvm::Function* handler) {
+  l_.ir.begin_subprogram(handler);
+  l_.firing.begin_fault_handler(handler);
+  for (const lang::Probe* probe : fault_probes_) {
+    hook_ = &probe->owner->hook(*probe);
+    fire(*probe);
+  }
+  l_.ir.b().CreateRet(l_.ir.const64(0));
 }
 
 abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
@@ -146,7 +164,7 @@ bool Programs::clause_records(const lang::Clause& clause) const {
 void Programs::emit_clause(const lang::Clause& clause) {
   Ir& ir = l_.ir;
   llvm::BasicBlock* next = ir.new_block("clause.next");
-  l_.records.begin_clause(l_.firing.probe(), next);
+  l_.records.begin_clause(l_.firing.probe(), epids_.at({&clause, &l_.firing.probe()}), next);
   if (clause.predicate) {
     llvm::BasicBlock* body = ir.new_block("clause.body");
     ir.b().CreateCondBr(l_.exprs.condition(*clause.predicate), body, next);

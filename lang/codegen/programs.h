@@ -37,12 +37,16 @@ class Programs {
   };
   std::vector<Site> plan();
   abi::AttachPoint emit_program(const Site& site, size_t index);
+  // The ERROR clauses as one function the programs call on a fault.
+  void emit_fault_handler(llvm::Function* handler);
   void emit_clause(const lang::Clause& clause);
   bool clause_records(const lang::Clause& clause) const;
   llvm::Value* on_chosen_cpu();
 
   Lowering& l_;
   std::map<const lang::Probe*, std::vector<const lang::Clause*>> clauses_by_probe_;
+  std::vector<const lang::Probe*> fault_probes_;  // probes that fire on faults, in clause order
+  std::map<std::pair<const lang::Clause*, const lang::Probe*>, uint32_t> epids_;
   const Hook* hook_ = nullptr;  // of the group being emitted
 };
 

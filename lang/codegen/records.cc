@@ -18,13 +18,15 @@ uint32_t round8(uint32_t n) { return (n + 7) & ~uint32_t(7); }
 
 }  // namespace
 
-void Records::begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave) {
+void Records::begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicBlock* leave) {
   if (function_ != l_.ir.function()) {
     function_ = l_.ir.function();
     fault_sites_ = 0;
+    fault_args_ = nullptr;
   }
-  // Every clause for a probe is an enabled probe with its own id, recording or not.
-  epid_ = static_cast<uint32_t>(layouts_.size());
+  // A probe fired from several places writes the same record from each: its layout is built anew.
+  epid_ = epid;
+  if (layouts_.size() <= epid) layouts_.resize(epid + 1);
   abi::RecordLayout layout;
   layout.probe_id = probe.id;
   layout.probe_provider = probe.provider;
@@ -33,11 +35,13 @@ void Records::begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave) {
   layout.probe_name = probe.name;
   layout.probe_description = probe.full_name();
   if (l_.program.stamp_records) layout.size += sizeof(abi::RecordStamp);
-  layouts_.push_back(std::move(layout));
+  layouts_[epid] = std::move(layout);
   record_ = nullptr;
   reserve_call_ = nullptr;
   leave_ = leave;
-  abort_ = leave;
+  in_clause_ = true;
+  fault_exit_ = nullptr;
+  discard_exit_ = nullptr;
   action_ = 0;
 }
 
@@ -59,12 +63,6 @@ void Records::reserve() {
   b.CreateStore(b.CreateTrunc(cpu, b.getInt32Ty()), at(offsetof(abi::RecordHeader, cpu)));
   b.CreateStore(b.getInt64(0), at(offsetof(abi::RecordHeader, spec)));
   if (l_.program.stamp_records) stamp();
-  // A fault after the reservation discards the record.
-  abort_ = ir.new_block("clause.abort");
-  llvm::IRBuilderBase::InsertPointGuard guard(b);
-  b.SetInsertPoint(abort_);
-  ir.helper(BPF_FUNC_ringbuf_discard, {record_, ir.const64(0)});
-  b.CreateBr(leave_);
 }
 
 void Records::end_clause(const lang::Clause& clause) {
@@ -78,7 +76,7 @@ void Records::end_clause(const lang::Clause& clause) {
     reserve_call_->setArgOperand(1, l_.ir.const64(layout().size));
     l_.ir.helper(BPF_FUNC_ringbuf_submit, {record_, l_.ir.const64(0)});
   }
-  abort_ = nullptr;
+  in_clause_ = false;
 }
 
 void Records::stamp() {
@@ -177,14 +175,39 @@ void Records::speculate(llvm::Value* id) {
   b.CreateStore(b.getInt32(1), at(offsetof(abi::RecordHeader, speculative)));
 }
 
+bool Records::calls_handler() const { return handler_ && l_.ir.function() != handler_; }
+
+llvm::Value* Records::fault_args() {
+  if (!fault_args_) fault_args_ = l_.ir.entry_alloca(llvm::ArrayType::get(l_.ir.i64(), kFaultTaskWord + 1));
+  return fault_args_;
+}
+
+llvm::BasicBlock* Records::fault_exit() {
+  llvm::BasicBlock*& exit = record_ ? discard_exit_ : fault_exit_;
+  if (exit) return exit;
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::IRBuilderBase::InsertPointGuard guard(b);
+  exit = ir.new_block(record_ ? "clause.discard" : "clause.fault");
+  b.SetInsertPoint(exit);
+  if (record_) ir.helper(BPF_FUNC_ringbuf_discard, {record_, ir.const64(0)});
+  // ERROR fires inside the faulting probe, before the probe's later clauses, as in DTrace. A fault
+  // in ERROR itself does not fire it again.
+  if (calls_handler()) b.CreateCall(handler_, {l_.firing.context(), fault_args()});
+  b.CreateBr(leave_);
+  return exit;
+}
+
 void Records::check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value* address) {
-  if (!abort_) return;  // outside a clause (a hook's own reads): a failed read gives 0
+  if (!in_clause_) return;  // outside a clause (a hook's own reads): a failed read gives 0
   Ir& ir = l_.ir;
   auto& b = ir.b();
   llvm::BasicBlock* fault = ir.new_block("fault");
   llvm::BasicBlock* fine = ir.new_block("fault.none");
   b.CreateCondBr(failed, fault, fine);
   b.SetInsertPoint(fault);
+  const uint32_t site = ++fault_sites_;
+  if (!address) address = ir.const64(0);
   llvm::Value* reserved =
       ir.helper(BPF_FUNC_ringbuf_reserve, {l_.maps.events(), ir.const64(sizeof(abi::FaultRecord)), ir.const64(0)});
   ir.when(b.CreateICmpNE(reserved, ir.const64(0)), [&] {
@@ -199,11 +222,20 @@ void Records::check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value*
     store32(offsetof(abi::FaultRecord, clause_epid), ir.const64(epid_));
     store32(offsetof(abi::FaultRecord, kind), ir.const64(static_cast<int64_t>(kind)));
     store32(offsetof(abi::FaultRecord, action), ir.const64(action_));
-    store32(offsetof(abi::FaultRecord, site), ir.const64(++fault_sites_));
-    b.CreateStore(address ? address : ir.const64(0), ir.offset_ptr(r, offsetof(abi::FaultRecord, address)));
+    store32(offsetof(abi::FaultRecord, site), ir.const64(site));
+    b.CreateStore(address, ir.offset_ptr(r, offsetof(abi::FaultRecord, address)));
     ir.helper(BPF_FUNC_ringbuf_submit, {r, ir.const64(0)});
   });
-  b.CreateBr(abort_);
+  if (calls_handler()) {
+    // ERROR's arg1..arg5: the enabled probe, the action, the fault site, the DTRACEFLT_* kind and
+    // the address.
+    llvm::Value* args[] = {ir.const64(0),    ir.const64(int64_t(epid_) + 1),         ir.const64(action_),
+                           ir.const64(site), ir.const64(static_cast<int64_t>(kind)), address};
+    static_assert(std::size(args) == kFaultArgWords);
+    for (size_t i = 0; i < std::size(args); ++i) b.CreateStore(args[i], ir.offset_ptr(fault_args(), 8 * i));
+    b.CreateStore(l_.firing.context_task(), ir.offset_ptr(fault_args(), 8 * kFaultTaskWord));
+  }
+  b.CreateBr(fault_exit());
   b.SetInsertPoint(fine);
 }
 

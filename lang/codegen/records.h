@@ -18,9 +18,9 @@ class Records {
  public:
   explicit Records(Lowering& lowering) : l_(lowering) {}
 
-  // A clause for `probe`: a new enabled probe (epid). `leave` is where the clause ends; a fault in
-  // the predicate goes there.
-  void begin_clause(const lang::Probe& probe, llvm::BasicBlock* leave);
+  // A clause for `probe`: the enabled probe `epid` (numbered as DTrace does, clause by clause and
+  // probe by probe). `leave` is where the clause ends.
+  void begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicBlock* leave);
   // Reserves the record (the clause records data); a full buffer counts a drop and leaves.
   void reserve();
   // The next statement of the clause (numbered from 1 in fault reports).
@@ -44,8 +44,11 @@ class Records {
   // Marks the record speculative (speculate()).
   void speculate(llvm::Value* id);
 
-  // Reports a run-time fault when `failed` (i1) holds and stops the clause, as DTrace does.
+  // Reports a run-time fault when `failed` (i1) holds and stops the clause, as DTrace does: the
+  // record is discarded, a fault record reports it and the fault handler (ERROR) runs.
   void check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value* address = nullptr);
+  // The function faults call, when the program has ERROR clauses.
+  void set_fault_handler(llvm::Function* handler) { handler_ = handler; }
 
   std::vector<abi::RecordLayout> take_layouts() { return std::move(layouts_); }
 
@@ -60,9 +63,20 @@ class Records {
   std::vector<abi::RecordLayout> layouts_;
   uint32_t epid_ = 0;
   uint32_t action_ = 0;
+  // Whether faults here call the handler (not in the handler itself).
+  bool calls_handler() const;
+  // The handler's arguments: six words on this function's stack.
+  llvm::Value* fault_args();
+  // Where a fault leaves the clause: the record discarded (once reserved), the handler run.
+  llvm::BasicBlock* fault_exit();
+
   uint32_t fault_sites_ = 0;
-  llvm::BasicBlock* abort_ = nullptr;  // where a fault leaves the clause
+  bool in_clause_ = false;
+  llvm::BasicBlock* fault_exit_ = nullptr;    // before the record is reserved
+  llvm::BasicBlock* discard_exit_ = nullptr;  // after
   llvm::BasicBlock* leave_ = nullptr;
+  llvm::Function* handler_ = nullptr;
+  llvm::Value* fault_args_ = nullptr;
   llvm::Value* record_ = nullptr;
   llvm::CallInst* reserve_call_ = nullptr;
   llvm::Function* function_ = nullptr;  // fault sites are numbered per program

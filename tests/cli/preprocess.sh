@@ -44,4 +44,15 @@ grep -q -- "--> $dir/lib/zbad.d:1:" <<<"$err" || fail "-L error location: $err"
 err=$("$dsched" -e -L "$dir/missing" -s "$dir/uselib.d" 2>&1)
 [ $? -eq 1 ] && grep -q "failed to open library directory $dir/missing" <<<"$err" || fail "-L missing dir: $err"
 
+# A #! line's flags apply (-C, -q) and the line is removed before cpp; a flag a script cannot set
+# there is refused, naming the script.
+printf '#!/usr/sbin/dtrace -Cqs\n#define N 3\nBEGIN { printf("%%d\\n", N); exit(0); }\n' >"$dir/bang.d"
+err=$("$dsched" -e -s "$dir/bang.d" 2>&1) || fail "#! -Cqs exited $?: $err"
+printf '#!/usr/bin/env -S dsched -x quiet -C -s\n#if 1\nBEGIN { exit(0); }\n#endif\n' >"$dir/envbang.d"
+err=$("$dsched" -e -s "$dir/envbang.d" 2>&1) || fail "#! env -S dsched exited $?: $err"
+printf '#!/usr/sbin/dtrace -qcs\nBEGIN { exit(0); }\n' >"$dir/badbang.d"
+err=$("$dsched" -e -s "$dir/badbang.d" 2>&1)
+[ $? -eq 1 ] && grep -q "failed to compile script $dir/badbang.d: line 1: #! line: -c cannot be given on it" <<<"$err" ||
+  fail "#! -c: $err"
+
 finish

@@ -109,3 +109,41 @@ TEST_CASE("a load from an invalid address is reported as a run-time fault; the r
   CHECK(std::regex_match(r.err, std::regex("dsched: error on enabled probe ID [0-9]+ \\(ID 1: dtrace:::BEGIN\\): "
                                            "invalid address \\(0x0\\) in action #1 at BPF pc [0-9]+\n")));
 }
+
+TEST_CASE("ERROR fires inside the faulting probe, before its later clauses: its exit() comes first") {
+  RunResult r = run_dsched({"-n", "BEGIN { trace(*(char *)0); } BEGIN { exit(0); } ERROR { exit(1); }"});
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("dsched: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): invalid address (0x0) in action #1") !=
+        std::string::npos);
+  CHECK(r.out.find(":ERROR") != std::string::npos);  // the ERROR clause's own per-fire line
+}
+
+TEST_CASE("ERROR of a fault in a kernel probe runs in the faulting thread, with its self-> variables") {
+  RunResult r = run_dsched({"-qn",
+                            "sched:::on-cpu /pid == $target/ { self->mark = 7; zero = 0; x = 1 / zero; } "
+                            "ERROR /pid == $target && arg4 == 4/ { @[self->mark, arg2] = count(); }",
+                            "-c", "sleep 0.3"});
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 0);
+  // Every on-cpu of the command faulted at statement 3 and ERROR saw self->mark of that thread.
+  std::regex row("\\s+7\\s+3\\s+([0-9]+)\n");
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, row));
+  CHECK(std::stoi(m[1]) >= 1);
+  CHECK(r.err.find("divide-by-zero in action #3") != std::string::npos);
+}
+
+TEST_CASE("copyinstr() of a bad user address is a fault; a size bounds the copy") {
+  RunResult r = run_dsched({"-qn",
+                            "BEGIN { s = copyinstr(32); printf(\"not reached\\n\"); } "
+                            "ERROR { printf(\"fault %d at %x\\n\", arg4, arg5); } "
+                            "syscall::openat:entry /pid == $target/ { printf(\"[%s]\\n\", copyinstr(arg1, 4)); }",
+                            "-c", "cat /dev/null"});
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("fault 1 at 20\n") != std::string::npos);
+  CHECK(r.out.find("not reached") == std::string::npos);
+  CHECK(r.out.find("[/dev]\n") != std::string::npos);
+  CHECK(r.err.find("invalid address (0x20) in action #1") != std::string::npos);
+}

@@ -67,6 +67,15 @@ TEST_CASE("exit(n) becomes the exit status, from BEGIN or from a later probe") {
   CHECK(leftover_programs().empty());
 }
 
+TEST_CASE("the first exit() before END decides the status; every END clause runs and its exit() sets it anew") {
+  RunResult first = run_dsched({"-qn", "BEGIN { exit(3); } BEGIN { exit(4); }"});
+  CHECK(first.status == 3);
+  RunResult ending = run_dsched({"-qn", "BEGIN { exit(3); } END { printf(\"a\\n\"); exit(6); } "
+                                        "END { printf(\"b\\n\"); }"});
+  CHECK(ending.out == "a\nb\n\n");
+  CHECK(ending.status == 6);
+}
+
 TEST_CASE("after exit() only END runs, then the end-of-run newline") {
   // tick-1ms keeps firing until it is detached; nothing it records after exit() is printed.
   RunResult r = run_dsched({"-qn", "tick-1ms { printf(\"tick %d\\n\", ++n); exit(5); } "

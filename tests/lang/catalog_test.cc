@@ -122,7 +122,7 @@ TEST_CASE("argN: on-demand probes read their context; others their typed argumen
   CHECK(begin->owner->hook(*begin).attach_kind() == dsched::abi::AttachPoint::Kind::OnDemand);
   CHECK(begin->owner->hook(*begin).phase(*begin) == dsched::abi::AttachPoint::Phase::Begin);
   const Probe* error = r.match("dtrace:::ERROR")[0];
-  CHECK(error->owner->hook(*error).phase(*error) == dsched::abi::AttachPoint::Phase::Error);
+  CHECK(error->owner->hook(*error).fires_on_fault(*error));
   CHECK(wakeup->owner->hook(*wakeup).attach_kind() == dsched::abi::AttachPoint::Kind::Tracepoint);
   CHECK(wakeup->owner->hook(*wakeup).sections(*wakeup) == std::vector<std::string>{"tp_btf/sched_waking"});
 }

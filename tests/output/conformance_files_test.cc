@@ -20,7 +20,7 @@ std::string slurp(const fs::path& p) {
 
 // The conformance cases run end to end elsewhere; here we check that the data set is whole:
 // every script has its expected output and uses only the deterministic probes.
-TEST_CASE("every conformance script has an expected output and uses only BEGIN, tick and END") {
+TEST_CASE("every conformance script has an expected output and uses only BEGIN, tick, END and ERROR") {
   const fs::path dir = DSCHED_CONFORMANCE_DIR;
   int scripts = 0;
   const std::regex probe(R"(^\s*(dtrace|profile):::([A-Za-z0-9_-]+))");
@@ -37,7 +37,7 @@ TEST_CASE("every conformance script has an expected output and uses only BEGIN, 
       std::smatch m;
       if (!std::regex_search(line, m, probe)) continue;
       const std::string name = m[2];
-      CHECK((name == "BEGIN" || name == "END" || name.rfind("tick-", 0) == 0));
+      CHECK((name == "BEGIN" || name == "END" || name == "ERROR" || name.rfind("tick-", 0) == 0));
     }
   }
   CHECK(scripts >= 30);

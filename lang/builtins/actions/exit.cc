@@ -9,7 +9,7 @@ namespace {
 class Exit : public Action {
  public:
   Exit() : Action("exit", {1, 1}) {}
-  Speculation speculation() const override { return Speculation::Exclusive; }
+  Speculation speculation() const override { return Speculation::Exit; }
 
   void check(Checker& c, ExprPtr& call) const override {
     check_integer_arg(c, *call, 0, "the exit status");

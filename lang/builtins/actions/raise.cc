@@ -12,7 +12,7 @@ class Raise : public NamedFunction {
  public:
   Raise() : NamedFunction("raise", {1, 1}) {}
   bool destructive() const override { return true; }
-  Speculation speculation() const override { return Speculation::Exclusive; }
+  Speculation speculation() const override { return Speculation::Destructive; }
   bool records() const override { return false; }
 
   void check(Checker& c, ExprPtr& call) const override {

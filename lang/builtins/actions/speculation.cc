@@ -81,8 +81,8 @@ class Speculate : public NamedFunction {
 // commit() and discard(): the id is recorded for user space, and its buffer is free again.
 class Finish : public Action {
  public:
-  explicit Finish(std::string_view name) : Action(name, {1, 1}) {}
-  Speculation speculation() const override { return Speculation::Finish; }
+  Finish(std::string_view name, Speculation role) : Action(name, {1, 1}), role_(role) {}
+  Speculation speculation() const override { return role_; }
 
   void check(Checker& c, ExprPtr& call) const override {
     c.program().uses_speculation = true;
@@ -93,6 +93,10 @@ class Finish : public Action {
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
     llvm::Value* id = l.exprs.eval_int(*call.operand(0));
+    // An id that names no buffer (negative, or above nspec) is an illegal operation, as in DTrace;
+    // 0 (speculation() found no buffer) does nothing.
+    l.records.check_fault(ir.b().CreateICmpUGT(id, ir.const64(l.program.options.nspec())),
+                          abi::FaultKind::IllegalOperation);
     abi::RecordField field = l.records.integer(id, call.operand(0)->type);
     l.records.action(*this).fields.push_back(field);
     llvm::Value* slot = busy_flag(l, ir.b().CreateTrunc(id, ir.b().getInt32Ty()));
@@ -105,11 +109,14 @@ class Finish : public Action {
   static uint32_t id(const abi::RecordedAction& action, const abi::RecordView& record) {
     return static_cast<uint32_t>(record.field(action.fields[0]).as_unsigned());
   }
+
+ private:
+  Speculation role_;
 };
 
 class Commit : public Finish {
  public:
-  Commit() : Finish("commit") {}
+  Commit() : Finish("commit", Speculation::Commit) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     run.commit(id(action, record));
   }
@@ -117,7 +124,7 @@ class Commit : public Finish {
 
 class Discard : public Finish {
  public:
-  Discard() : Finish("discard") {}
+  Discard() : Finish("discard", Speculation::Discard) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     run.discard(id(action, record));
   }

@@ -9,7 +9,7 @@ class System : public FormattedAction {
  public:
   System() : FormattedAction("system", {1, Arity::kUnbounded}) {}
   bool destructive() const override { return true; }
-  Speculation speculation() const override { return Speculation::Exclusive; }
+  Speculation speculation() const override { return Speculation::Destructive; }
 
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     run.run_command(*action.format, record.fields(action.fields));

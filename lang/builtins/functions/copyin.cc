@@ -36,8 +36,14 @@ class Copyinstr : public CopyFunction {
     uint64_t strsize = l.program.options.strsize();
     llvm::Value* text = l.firing.scratch(strsize);
     ir.zero_bytes(text, strsize);
-    ir.helper(BPF_FUNC_probe_read_user_str, {text, ir.const64(static_cast<int64_t>(strsize)),
-                                             ir.b().CreateIntToPtr(l.exprs.eval_int(*call.operand(0)), ir.ptr())});
+    llvm::Value* address = l.exprs.eval_int(*call.operand(0));
+    // The copy holds at most `size` bytes of text (strsize - 1 at most), then the NUL.
+    llvm::Value* capacity = ir.const64(static_cast<int64_t>(strsize));
+    if (call.operands.size() == 2)
+      capacity = ir.b().CreateAdd(ir.bounded(l.exprs.eval_int(*call.operand(1)), strsize), ir.const64(1));
+    llvm::Value* result =
+        ir.helper(BPF_FUNC_probe_read_user_str, {text, capacity, ir.b().CreateIntToPtr(address, ir.ptr())});
+    l.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
     return {text, call.type, strsize};
   }
 };

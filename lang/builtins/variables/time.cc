@@ -1,4 +1,4 @@
-// Time: timestamp (nanoseconds since boot, CLOCK_MONOTONIC), vtimestamp (the context thread's
+// Time: timestamp (nanoseconds since boot, CLOCK_MONOTONIC, the same throughout a clause), vtimestamp (the context thread's
 // time on CPU), walltimestamp (nanoseconds since the epoch).
 #include <ctime>
 #include <linux/bpf.h>
@@ -15,7 +15,7 @@ class Timestamp : public NamedVariable {
  public:
   Timestamp() : NamedVariable("timestamp", "uint64_t") {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
-    return {l.ir.helper(BPF_FUNC_ktime_get_ns, {}), use.type};
+    return {l.firing.clause_timestamp(), use.type};
   }
 };
 
