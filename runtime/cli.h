@@ -15,6 +15,7 @@ struct ProgramPiece {
   enum class Kind { ScriptFile, Provider, Module, Function, Description, ProbeId };
   Kind kind;
   std::string text;
+  std::string script = {};  // ScriptFile: the file's text, read once (a pipe can be read only once)
 };
 
 struct Invocation {

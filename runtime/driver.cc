@@ -76,6 +76,20 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
+// Reads each -s script, once, and applies the flags on its `#!` line as the kernel would pass
+// them to dtrace.
+std::optional<std::string> read_scripts(Invocation& inv) {
+  for (ProgramPiece& piece : inv.pieces) {
+    if (piece.kind != ProgramPiece::Kind::ScriptFile) continue;
+    std::string error;
+    if (!read_file(piece.text, piece.script, error)) return error;
+    std::string_view first_line = std::string_view(piece.script).substr(0, piece.script.find('\n'));
+    if (auto err = apply_interpreter_line(inv, first_line))
+      return "failed to compile script " + piece.text + ": line 1: " + err->message;
+  }
+  return std::nullopt;
+}
+
 // The D text of a -i piece: the full description of the probe with that ID, then its clause.
 bool probe_id_clause(const std::string& piece, lang::ProbeCatalog& catalog, std::string& text,
                      std::string& error) {
@@ -98,7 +112,7 @@ bool gather_sources(const std::vector<ProgramPiece>& pieces, lang::ProbeCatalog&
     switch (piece.kind) {
       case ProgramPiece::Kind::ScriptFile:
         source.from_command_line = false;
-        ok = read_file(piece.text, source.text, error);
+        source.text = piece.script;
         break;
       case ProgramPiece::Kind::ProbeId:
         ok = probe_id_clause(piece.text, catalog, source.text, error);
@@ -305,20 +319,8 @@ int run_timeline(const std::vector<std::string>& args) {
   }
   invocation->command = options.command;
   invocation->pid = options.pid;
+  if (auto err = read_scripts(*invocation)) return fail(*err);
   return compile_and_run(*invocation, &options);
-}
-
-// The flags on the `#!` line of each -s script, applied as the kernel would pass them.
-std::optional<CliError> apply_interpreter_lines(Invocation& inv) {
-  for (const ProgramPiece piece : inv.pieces) {
-    if (piece.kind != ProgramPiece::Kind::ScriptFile) continue;
-    std::ifstream in(piece.text);
-    std::string first_line;
-    if (!in || !std::getline(in, first_line)) continue;  // reading the script reports what is wrong
-    if (auto err = apply_interpreter_line(inv, first_line))
-      return CliError{"failed to compile script " + piece.text + ": line 1: " + err->message, false};
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -326,7 +328,7 @@ std::optional<CliError> apply_interpreter_lines(Invocation& inv) {
 int run_main(const std::vector<std::string>& args) {
   auto [invocation, cli_error] = parse_command_line(args);
   if (cli_error) return usage_error(*cli_error);
-  if (auto err = apply_interpreter_lines(*invocation)) return fail(err->message);
+  if (auto err = read_scripts(*invocation)) return fail(*err);
   const Invocation& inv = *invocation;
   switch (inv.mode) {
     case Invocation::Mode::Help:

@@ -28,5 +28,9 @@ dtrace:::BEGIN
 dtrace:::BEGIN
 {
 	commit(spec);
+}
+
+dtrace:::BEGIN
+{
 	exit(0);
 }
