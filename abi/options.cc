@@ -14,7 +14,7 @@ using P = OptionPhase;
 constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
-//   compiler: stdc (the preprocessor's flags), strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
+//   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
 //   runtime:  quiet, oformat (which output), flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
@@ -22,7 +22,7 @@ constexpr OptionSpec kOptions[] = {
     // Compile-time options.
     {"aggpercpu", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"amin", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
-    {"argref", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"argref", K::Flag, P::Compile, 0},
     {"core", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"cpp", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"cpphdrs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},

@@ -35,6 +35,17 @@ void Sema::run() {
       translator(*t);
     }
   }
+  check_arguments_referenced();
+}
+
+// As DTrace: an argument the script never reads is most likely a mistake in how it was run,
+// unless the argref option says arguments may go unused.
+void Sema::check_arguments_referenced() const {
+  if (program_.options.flag("argref")) return;
+  for (size_t i = 1; i < options_.macro_args.size(); ++i)
+    if (i >= arguments_referenced_.size() || !arguments_referenced_[i])
+      throw CompileError({}, "extraneous argument '" + printable(options_.macro_args[i]) + "' ($" + std::to_string(i) +
+                                 " is not referenced)", false);
 }
 
 std::vector<Variable>& Sema::table(VarScope scope) {

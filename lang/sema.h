@@ -80,6 +80,9 @@ class Sema : public Checker {
   void clause(ClauseSyntax& syntax);
   void statement(Stmt& stmt);
   void check_speculation_order(const Clause& clause);
+  void check_arguments_referenced() const;
+  void check_key_count(size_t count, SourceRange where);
+  void check_pointer_step(const Type* pointer, SourceRange where);
 
   // ---- conditionals.cc ----
   void check_if(Stmt& stmt);
@@ -151,6 +154,7 @@ class Sema : public Checker {
   std::map<std::string, InlineConstant> inlines_;
   std::map<std::string, ExprPtr> externs_;  // extern kernel variables: *(type *)address
   std::unordered_map<std::string, const Type*> resolved_texts_;
+  std::vector<bool> arguments_referenced_;  // by macro-argument number ($1 is [1]); all for $#
   std::vector<std::unique_ptr<Translator>> translators_;
   std::map<std::string, int> variable_index_[3];
   std::map<std::string, int> aggregation_index_;

@@ -120,6 +120,7 @@ void Sema::check_aggregation(Stmt& stmt) {
   function->check_params(params, stmt.func_loc);
 
   std::vector<const Type*> keys;
+  if (!stmt.keys.empty()) check_key_count(stmt.keys.size(), stmt.keys.front()->loc);
   for (ExprPtr& key : stmt.keys) {
     check_key(key);
     keys.push_back(key->type);

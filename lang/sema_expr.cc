@@ -62,6 +62,20 @@ void Sema::check_string(ExprPtr& e, const char* context) {
     fail(e->loc, std::string(context) + " must be a string, not " + describe(e->type));
 }
 
+// DTrace's limit on the keys of an associative array or aggregation.
+constexpr size_t kMaxTupleKeys = 10;
+
+void Sema::check_key_count(size_t count, SourceRange where) {
+  if (count > kMaxTupleKeys)
+    fail(where, "too many keys: a tuple has at most " + std::to_string(kMaxTupleKeys) + ", here " + std::to_string(count));
+}
+
+// Pointer arithmetic steps by the size of what the pointer points to, which void has not.
+void Sema::check_pointer_step(const Type* pointer, SourceRange where) {
+  if (pointer->is_pointer() && pointer->target->size == 0)
+    fail(where, "arithmetic on " + describe(pointer) + ": what it points to has no size");
+}
+
 void Sema::check_key(ExprPtr& e) {
   check_value(e);
   if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
@@ -256,6 +270,8 @@ void Sema::check_macro(ExprPtr& e) {
     size_t index = std::strtoul(name.c_str(), nullptr, 10);
     if (name.size() > 6) index = SIZE_MAX;
     if (index < options_.macro_args.size()) {
+      if (arguments_referenced_.size() <= index) arguments_referenced_.resize(index + 1);
+      arguments_referenced_[index] = true;
       text = options_.macro_args[index];
     } else if (program_.options.flag("defaultargs")) {
       text = e->string_macro ? "" : "0";
@@ -276,7 +292,10 @@ void Sema::check_macro(ExprPtr& e) {
     else if (name == "sid") value = getsid(0);
     else if (name == "pgid") value = getpgrp();
     else if (name == "target") value = options_.target_pid;
-    else if (name == "#") value = options_.macro_args.empty() ? 0 : long(options_.macro_args.size() - 1);
+    else if (name == "#") {  // a script that counts its arguments reads them as it sees fit
+      value = options_.macro_args.empty() ? 0 : long(options_.macro_args.size() - 1);
+      arguments_referenced_.assign(options_.macro_args.size(), true);
+    }
     else fail(e->loc, "unknown macro variable $" + name);
     text = std::to_string(value);
   }
@@ -298,6 +317,7 @@ void Sema::check_macro(ExprPtr& e) {
 }
 
 void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
+  check_key_count(e->operands.size() - 1, e->loc);
   std::vector<const Type*> keys;
   for (size_t i = 1; i < e->operands.size(); ++i) {
     check_key(e->operands[i]);
@@ -455,6 +475,7 @@ void Sema::check_incdec(ExprPtr& e) {
   const Type* t = e->operand(0)->type;
   if (!t->is_scalar())
     fail(e->loc, std::string("operator ") + (e->increment ? "++" : "--") + " needs an integer or a pointer, not " + describe(t));
+  check_pointer_step(t, e->loc);
   e->type = t;
 }
 
@@ -495,6 +516,10 @@ void Sema::check_binary(ExprPtr& e) {
     return;
   }
   if (a->is_pointer() || b->is_pointer()) {
+    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
+      check_pointer_step(a, e->loc);
+      check_pointer_step(b, e->loc);
+    }
     if (op == BinaryOp::Add && a->is_pointer() != b->is_pointer() && a->is_scalar() && b->is_scalar()) {
       e->type = a->is_pointer() ? a : b;
     } else if (op == BinaryOp::Sub && a->is_pointer() && b->is_integer()) {
@@ -606,6 +631,7 @@ void Sema::check_assign(ExprPtr& e) {
                       (e->binary_op == BinaryOp::Add || e->binary_op == BinaryOp::Sub);
   if (!(t->is_integer() && v->is_integer()) && !pointer_step)
     fail(e->loc, "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
+  if (pointer_step) check_pointer_step(t, e->loc);
   e->type = t;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: options.sh DSCHED   (needs root: the programs run)
 # Options that change the output, set each way DTrace allows: flowindent by -F, -x, #pragma D
-# option and setopt(); oformat by -x and #pragma D option; oformat=xml refused.
+# option and setopt(); oformat by -x and #pragma D option; oformat=xml refused; an argument the
+# script never reads is an error unless argref says arguments may go unused.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -31,5 +32,14 @@ out=$("$dsched" -x oformat=json -n 'BEGIN { trace(8); exit(0); }' 2>/dev/null)
 [ "$(jq -r '.name' <<<"$out")" = BEGIN ] || fail "-x oformat=json: $out"
 err=$("$dsched" -x oformat=xml -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
 [ $? -eq 2 ] && grep -q '^dsched: option oformat=xml is not supported$' <<<"$err" || fail "oformat=xml: $err"
+
+err=$("$dsched" -e -n 'BEGIN { trace($$1); exit(0); }' used unused 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "an unread argument was accepted"
+[ "$err" = "dsched: invalid probe specifier BEGIN { trace(\$\$1); exit(0); }: extraneous argument 'unused' (\$2 is not referenced)" ] ||
+  fail "unread argument: $err"
+"$dsched" -e -x argref -n 'BEGIN { exit(0); }' unused || fail "-x argref: an unread argument was refused"
+printf '#pragma D option argref\nBEGIN { exit(0); }\n' >"$dir/argref.d"
+"$dsched" -e -s "$dir/argref.d" unused || fail "#pragma D option argref: an unread argument was refused"
+"$dsched" -e -n 'BEGIN { trace($#); exit(0); }' a b || fail "\$# reads the arguments: they were refused as unread"
 
 finish
