@@ -352,14 +352,9 @@ void Sema::declaration(DeclarationSyntax& decl) {
         if (type->is_void() || (type->is_record() && !type->complete))
           fail(d.loc, "extern " + d.name + " has incomplete type " + type_name(type));
         std::string error;
-        std::optional<uint64_t> address = kernel_symbol_address(d.name, &error);
-        if (!address) fail(d.loc, "extern " + d.name + ": " + error);
-        ExprPtr at = make_int(*address, types_.pointer_to(type), d.loc);
-        ExprPtr object = make_expr(ExprKind::Unary, d.loc);
-        object->unary_op = UnaryOp::Deref;
-        object->operands.push_back(std::move(at));
-        object->type = type;
-        externs_[d.name] = std::move(object);
+        std::optional<KernelSymbol> symbol = kernel_symbol(d.name, &error);
+        if (!symbol) fail(d.loc, "extern " + d.name + ": " + error);
+        externs_[d.name] = kernel_object(symbol->address, type, d.loc);
         break;
       }
       case Storage::Self:

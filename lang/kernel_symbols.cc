@@ -5,7 +5,7 @@
 
 namespace dsched::lang {
 
-std::optional<uint64_t> kernel_symbol_address(const std::string& name, std::string* error) {
+std::optional<KernelSymbol> kernel_symbol(const std::string& name, std::string* error) {
   std::ifstream in("/proc/kallsyms");
   if (!in) {
     *error = "cannot read /proc/kallsyms";
@@ -22,7 +22,8 @@ std::optional<uint64_t> kernel_symbol_address(const std::string& name, std::stri
       *error = "the kernel hides symbol addresses (kernel.kptr_restrict)";
       return std::nullopt;
     }
-    return address;
+    char type = line[line.find(' ') + 1];
+    return KernelSymbol{address, type == 't' || type == 'T'};
   }
   *error = "/proc/kallsyms lists no kernel symbol " + name;
   return std::nullopt;

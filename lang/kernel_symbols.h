@@ -7,8 +7,13 @@
 
 namespace dsched::lang {
 
-// The address of kernel symbol `name`; nullopt with `error` set when it is unknown or the kernel
-// hides addresses.
-std::optional<uint64_t> kernel_symbol_address(const std::string& name, std::string* error);
+struct KernelSymbol {
+  uint64_t address;
+  bool function;  // in the kernel's text (kallsyms type t or T)
+};
+
+// Kernel symbol `name`; nullopt with `error` set when it is unknown or the kernel hides
+// addresses.
+std::optional<KernelSymbol> kernel_symbol(const std::string& name, std::string* error);
 
 }  // namespace dsched::lang

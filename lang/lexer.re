@@ -238,6 +238,10 @@ Parser::symbol_type Lexer::code_token() {
 
     $ { at_end_ = true; return Parser::make_END_OF_INPUT(range(limit_, limit_)); }
     ident { return identifier(std::string(start, cursor_), loc()); }
+    ident? "`" ident {  // a kernel symbol, with or without its module: `max_pfn, vmlinux`max_pfn
+      const char* quote = static_cast<const char*>(memchr(start, '`', size_t(cursor_ - start)));
+      return Parser::make_IDENT(std::string(quote, cursor_), loc());
+    }
     integer { return number(start, loc()); }
     [0-9] [a-zA-Z0-9_]* { fail(loc(), "invalid integer constant " + printable(std::string(start, cursor_))); }
     [0-9]+ "." [0-9]* { fail(loc(), "floating-point constants are not supported"); }

@@ -82,6 +82,9 @@ class Sema : public Checker {
   void check_speculation_order(const Clause& clause);
   void check_arguments_referenced() const;
   void check_key_count(size_t count, SourceRange where);
+  ExprPtr kernel_object(uint64_t address, const Type* type, SourceRange loc);
+  void kernel_symbol_reference(ExprPtr& e);
+  bool use_extern(ExprPtr& e, const std::string& name);
   void check_pointer_step(const Type* pointer, SourceRange where);
 
   // ---- conditionals.cc ----

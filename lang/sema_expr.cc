@@ -6,6 +6,7 @@
 
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
+#include "lang/kernel_symbols.h"
 #include "lang/sema.h"
 
 namespace dsched::lang {
@@ -253,13 +254,43 @@ void Sema::check_ident(ExprPtr& e) {
     e->type = v->type;
     return;
   }
-  if (auto it = externs_.find(name); it != externs_.end()) {
-    SourceRange loc = e->loc;
-    e = clone(*it->second);
-    e->loc = loc;
-    return;
-  }
+  if (name.starts_with('`')) return kernel_symbol_reference(e);
+  if (use_extern(e, name)) return;
   fail(e->loc, "failed to resolve " + name + ": Unknown variable name");
+}
+
+// Replaces `e` by the kernel variable declared extern as `name`, if there is one.
+bool Sema::use_extern(ExprPtr& e, const std::string& name) {
+  auto it = externs_.find(name);
+  if (it == externs_.end()) return false;
+  SourceRange loc = e->loc;
+  e = clone(*it->second);
+  e->loc = loc;
+  return true;
+}
+
+// The kernel object of `type` at `address`: what an extern variable or a typed `symbol names.
+ExprPtr Sema::kernel_object(uint64_t address, const Type* type, SourceRange loc) {
+  ExprPtr object = make_expr(ExprKind::Unary, loc);
+  object->unary_op = UnaryOp::Deref;
+  object->operands.push_back(make_int(address, types_.pointer_to(type), loc));
+  object->type = type;
+  return object;
+}
+
+// `name (or module`name): a kernel symbol. A variable declared extern has its declared type; a
+// function is an object of function type, whose address & takes. Other symbols carry no type
+// here (this kernel's BTF describes no global variables), so reading one needs an extern.
+void Sema::kernel_symbol_reference(ExprPtr& e) {
+  std::string name = e->text.substr(1);
+  SourceRange loc = e->loc;
+  if (use_extern(e, name)) return;
+  std::string error;
+  std::optional<KernelSymbol> symbol = kernel_symbol(name, &error);
+  if (!symbol) fail(loc, "kernel symbol `" + name + ": " + error);
+  if (!symbol->function)
+    fail(loc, "no type information is available for kernel symbol `" + name + ": declare it, as extern TYPE " + name + ";");
+  e = kernel_object(symbol->address, types_.function_type(), loc);
 }
 
 void Sema::check_macro(ExprPtr& e) {
