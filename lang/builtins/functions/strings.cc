@@ -122,6 +122,22 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
+// An i1: whether s holds the `needle_length` bytes of `needle` from byte `start` on.
+llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
+                        llvm::Value* start) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* mismatch = ir.stack_slot();
+  b.CreateStore(ir.const64(0), mismatch);
+  l.strings.loop(needle.capacity, ir.new_block("match.inner"), [&](llvm::Value* j) {
+    ir.when(b.CreateICmpULT(j, needle_length), [&] {
+      llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
+      ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
+    });
+  });
+  return b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0));
+}
+
 // The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
 llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to, bool last) {
   codegen::Ir& ir = l.ir;
@@ -132,18 +148,10 @@ llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::V
   b.CreateStore(ir.const64(-1), found);
   llvm::BasicBlock* done = ir.new_block("find.done");
   l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-    llvm::Value* mismatch = ir.stack_slot();
-    b.CreateStore(ir.const64(0), mismatch);
-    l.strings.loop(needle.capacity, ir.new_block("find.inner"), [&](llvm::Value* j) {
-      ir.when(b.CreateICmpULT(j, needle_length), [&] {
-        llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
-        ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
-      });
-    });
+    llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
     llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, from), b.CreateICmpSLE(start, to));
     llvm::Value* fits = b.CreateICmpULE(b.CreateAdd(start, needle_length), length);
-    llvm::Value* hit = b.CreateAnd(b.CreateAnd(in_range, fits),
-                                   b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0)));
+    llvm::Value* hit = b.CreateAnd(b.CreateAnd(in_range, fits), matches);
     if (last)
       ir.when(hit, [&] { b.CreateStore(start, found); });
     else
@@ -165,17 +173,10 @@ class Strstr : public StringFunction {
     b.CreateStore(ir.const64(-1), found);
     llvm::BasicBlock* done = ir.new_block("strstr.done");
     l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-      llvm::Value* mismatch = ir.stack_slot();
-      b.CreateStore(ir.const64(0), mismatch);
-      l.strings.loop(needle.capacity, ir.new_block("strstr.inner"), [&](llvm::Value* j) {
-        ir.when(b.CreateICmpULT(j, needle_length), [&] {
-          llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
-          ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
-        });
-      });
+      llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
       llvm::Value* fits =
           b.CreateICmpULE(b.CreateAdd(start, needle_length), ir.const64(static_cast<int64_t>(s.capacity)));
-      llvm::Value* hit = b.CreateAnd(fits, b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0)));
+      llvm::Value* hit = b.CreateAnd(fits, matches);
       l.strings.leave_when(hit, found, start, done);
     });
     b.SetInsertPoint(done);
