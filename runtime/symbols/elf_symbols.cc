@@ -12,7 +12,6 @@ namespace dsched::symbols {
 namespace {
 
 constexpr uint32_t kNoteGnuBuildId = 3;  // NT_GNU_BUILD_ID
-const char kDebugRoot[] = "/usr/lib/debug";
 
 // An open ELF handle and the descriptor or memory under it.
 class OpenElf {
@@ -109,13 +108,14 @@ std::string directory_of(const std::string& path) {
 
 class ElfReader {
  public:
-  static std::shared_ptr<const ElfSymbols> read(Elf* main, const std::string& path) {
+  // `path` empty: an image in memory, which has no debug files.
+  static std::shared_ptr<const ElfSymbols> read(Elf* main, const std::string& path, const std::string& debug_root) {
     auto symbols = std::make_shared<ElfSymbols>();
     if (!read_segments(main, *symbols)) return nullptr;
     symbols->build_id_ = read_build_id(main);
     if (has_symtab(main) || path.empty()) {
       read_functions(main, *symbols);
-    } else if (auto debug = open_debug_file(main, path, symbols->build_id_)) {
+    } else if (auto debug = open_debug_file(main, path, debug_root, symbols->build_id_)) {
       read_functions(debug->get(), *symbols);
     } else {
       read_functions(main, *symbols);
@@ -137,15 +137,16 @@ class ElfReader {
   }
 
   // The separate debug file with a .symtab for `main`: by build-id first, then by debuglink in the
-  // places GDB looks (next to the file, in its .debug/, under /usr/lib/debug/).
-  static std::unique_ptr<OpenElf> open_debug_file(Elf* main, const std::string& path, const std::string& build_id) {
+  // places GDB looks (next to the file, in its .debug/, under the debug root).
+  static std::unique_ptr<OpenElf> open_debug_file(Elf* main, const std::string& path, const std::string& debug_root,
+                                                  const std::string& build_id) {
     std::vector<std::string> candidates;
     if (build_id.size() > 2)
-      candidates.push_back(std::string(kDebugRoot) + "/.build-id/" + build_id.substr(0, 2) + "/" +
+      candidates.push_back(debug_root + "/.build-id/" + build_id.substr(0, 2) + "/" +
                            build_id.substr(2) + ".debug");
     if (std::string link = read_debuglink(main); !link.empty()) {
       std::string directory = directory_of(path);
-      for (std::string place : {directory + "/", directory + "/.debug/", kDebugRoot + directory + "/"})
+      for (std::string place : {directory + "/", directory + "/.debug/", debug_root + directory + "/"})
         if (place + link != path) candidates.push_back(place + link);
     }
     for (const std::string& candidate : candidates) {
@@ -191,16 +192,17 @@ class ElfReader {
   }
 };
 
-std::shared_ptr<const ElfSymbols> ElfSymbols::read_file(const std::string& open_path, const std::string& path) {
+std::shared_ptr<const ElfSymbols> ElfSymbols::read_file(const std::string& open_path, const std::string& path,
+                                                        const std::string& debug_root) {
   init_libelf();
   OpenElf elf(open_path);
-  return elf.get() ? ElfReader::read(elf.get(), path) : nullptr;
+  return elf.get() ? ElfReader::read(elf.get(), path, debug_root) : nullptr;
 }
 
 std::shared_ptr<const ElfSymbols> ElfSymbols::read_image(std::string image) {
   init_libelf();
   OpenElf elf(image);
-  return elf.get() ? ElfReader::read(elf.get(), {}) : nullptr;
+  return elf.get() ? ElfReader::read(elf.get(), {}, {}) : nullptr;
 }
 
 std::optional<ElfSymbols::Function> ElfSymbols::find(uint64_t file_offset) const {

@@ -17,9 +17,10 @@ class ElfSymbols {
  public:
   // The file at `path`, opened through `open_path` (the same file, or /proc/PID/map_files/... when
   // the path now names another). Without a .symtab, separate debug info is looked for by build-id
-  // under /usr/lib/debug/.build-id/ and by .gnu_debuglink; then .dynsym serves. Null when the file
+  // under `debug_root`/.build-id/ and by .gnu_debuglink; then .dynsym serves. Null when the file
   // cannot be read as ELF.
-  static std::shared_ptr<const ElfSymbols> read_file(const std::string& open_path, const std::string& path);
+  static std::shared_ptr<const ElfSymbols> read_file(const std::string& open_path, const std::string& path,
+                                                     const std::string& debug_root);
   // An ELF image in memory (the vDSO, read from a process).
   static std::shared_ptr<const ElfSymbols> read_image(std::string image);
 

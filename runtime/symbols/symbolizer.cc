@@ -126,7 +126,7 @@ const ElfSymbols* Symbolizer::file_symbols(uint32_t pid, KeptMapping& kept) {
       kept.symbols_looked_up = true;
       return nullptr;
     }
-    cached = files_.emplace(key, ElfSymbols::read_file(open_path, mapping.path)).first;
+    cached = files_.emplace(key, ElfSymbols::read_file(open_path, mapping.path, sources_.debug_root)).first;
   }
   kept.symbols = cached->second;
   kept.symbols_looked_up = true;

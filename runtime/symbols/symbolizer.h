@@ -28,6 +28,7 @@ struct SymbolSources {
   std::string kallsyms = "/proc/kallsyms";
   std::string modules = "/proc/modules";
   std::string proc = "/proc";
+  std::string debug_root = "/usr/lib/debug";  // separate debug info: .build-id/xx/yyyy.debug, paths
 };
 
 class Symbolizer final : public abi::Symbolizer {
