@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline]     default: all six
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [symbols]   default: all seven
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
 # OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000"),
 # TIMELINE_ARGS (e.g. "--runs 9").
@@ -8,13 +8,13 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof syscall timeline}
+benches=${*:-startup overhead frontend ctprof syscall timeline symbols}
 
 targets=""
 for b in $benches; do
   case $b in
-    startup|overhead|frontend|ctprof|syscall|timeline) targets="$targets ${b}_bench" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline)" >&2; exit 2 ;;
+    startup|overhead|frontend|ctprof|syscall|timeline|symbols) targets="$targets ${b}_bench" ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, symbols)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -36,6 +36,7 @@ exec unshare --mount --propagation private sh -eu -c '
       ctprof) run "$build/bench/ctprof/ctprof_bench" ;;
       syscall) run "$build/bench/syscall/syscall_bench" $SYSCALL_ARGS ;;
       timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
+      symbols) run "$build/bench/symbols/symbols_bench" ;;
     esac
   done
 '
