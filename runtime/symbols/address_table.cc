@@ -39,7 +39,10 @@ void AddressTable::seal() {
     const Range& range = ranges_[index];
     if (!sealed.empty() && sealed.back().start == range.start) {
       // An alias: the preferred name came first, but a sized alias still tells where it ends.
-      if (open.back() && !open_[index]) sealed.back().end = range.end, open.back() = false;
+      if (open.back() && !open_[index]) {
+        sealed.back().end = range.end;
+        open.back() = false;
+      }
       continue;
     }
     sealed.push_back(range);

@@ -96,7 +96,7 @@ KernelSymbols::KernelSymbols(std::string_view kallsyms, std::string_view modules
       auto end = ends.find(line.module);
       limit = end != ends.end() ? end->second : line.address + kUnlistedModuleReach;
     }
-    // Global before local before weak, then the name with the fewest leading underscores.
+    // The name with the fewest leading underscores; among those, global before local before weak.
     uint32_t rank = (is_weak(line.type) ? 2 : line.type == 'T' ? 0 : 1) + 4 * alias_rank(line.name);
     table_.add_open(line.address, limit, line.name, module, rank);
   }

@@ -22,7 +22,9 @@ const char kKallsyms[] =
     "ffffffff81000000 T _text\n"
     "ffffffff81000000 T startup_64\n"
     "ffffffff81000100 t __schedule\n"
-    "ffffffff81000100 T schedule_alias_local\n"
+    "ffffffff81000100 T schedule_entry\n"
+    "ffffffff81000180 t a_local_alias\n"
+    "ffffffff81000180 T global_alias\n"
     "ffffffff81000200 T schedule\n"
     "ffffffff81000280 W weak_text\n"
     "ffffffff81000300 T last_function\n"
@@ -35,42 +37,57 @@ const char kKallsyms[] =
     "ffffffffc1000000 t bpf_prog_1234_handler\t[bpf]\n";
 const char kModules[] = "ext4 8192 1 - Live 0xffffffffc0000000\n";
 
-std::string text(const KernelSymbols& symbols, uint64_t address) {
-  return frame_text(symbols.find(address), address);
+struct Row {
+  uint64_t address;
+  const char* text;  // as a frame prints
+};
+
+// Each row's address, resolved against kKallsyms and kModules, prints as the row says.
+void check_rows(std::initializer_list<Row> rows) {
+  static const KernelSymbols symbols(kKallsyms, kModules);
+  CHECK_FALSE(symbols.addresses_hidden());
+  for (const Row& row : rows) {
+    INFO("address 0x" << std::hex << row.address);
+    CHECK(frame_text(symbols.find(row.address), row.address) == row.text);
+  }
 }
 
 }  // namespace
 
 TEST_CASE("kernel text addresses resolve to vmlinux`function+offset") {
-  KernelSymbols symbols(kKallsyms, kModules);
-  CHECK_FALSE(symbols.addresses_hidden());
-  CHECK(text(symbols, 0xffffffff81000200) == "vmlinux`schedule");
-  CHECK(text(symbols, 0xffffffff81000210) == "vmlinux`schedule+0x10");
-  CHECK(text(symbols, 0xffffffff810002f0) == "vmlinux`weak_text+0x70");
-  CHECK(text(symbols, 0xffffffff810003ff) == "vmlinux`last_function+0xff");
+  check_rows({
+      {0xffffffff81000200, "vmlinux`schedule"},
+      {0xffffffff81000210, "vmlinux`schedule+0x10"},
+      {0xffffffff810002f0, "vmlinux`weak_text+0x70"},
+      {0xffffffff810003ff, "vmlinux`last_function+0xff"},
+  });
 }
 
-TEST_CASE("of aliases at one address, the global name with the fewest underscores is printed") {
-  KernelSymbols symbols(kKallsyms, kModules);
-  CHECK(text(symbols, 0xffffffff81000000) == "vmlinux`startup_64");
-  CHECK(text(symbols, 0xffffffff81000104) == "vmlinux`schedule_alias_local+0x4");
+TEST_CASE("of aliases at one address, the name with the fewest underscores is printed, global before local") {
+  check_rows({
+      {0xffffffff81000000, "vmlinux`startup_64"},
+      {0xffffffff81000104, "vmlinux`schedule_entry+0x4"},
+      {0xffffffff81000180, "vmlinux`global_alias"},
+  });
 }
 
 TEST_CASE("past the kernel's text, before it, and outside every module there is no symbol") {
-  KernelSymbols symbols(kKallsyms, kModules);
-  CHECK(text(symbols, 0xffffffff81000400) == "0xffffffff81000400");
-  CHECK(text(symbols, 0xffffffff81000500) == "0xffffffff81000500");
-  CHECK(text(symbols, 0xffffffff80ffffff) == "0xffffffff80ffffff");
-  CHECK(text(symbols, 0xffffffff82000010) == "0xffffffff82000010");
-  CHECK(text(symbols, 0xffffffffc0002000) == "0xffffffffc0002000");  // past ext4's 8192 bytes
-  CHECK(text(symbols, 0x10) == "0x10");
+  check_rows({
+      {0xffffffff81000400, "0xffffffff81000400"},
+      {0xffffffff81000500, "0xffffffff81000500"},
+      {0xffffffff80ffffff, "0xffffffff80ffffff"},
+      {0xffffffff82000010, "0xffffffff82000010"},
+      {0xffffffffc0002000, "0xffffffffc0002000"}, // past ext4's 8192 bytes
+      {0x10, "0x10"},
+  });
 }
 
 TEST_CASE("module functions carry the module's name") {
-  KernelSymbols symbols(kKallsyms, kModules);
-  CHECK(text(symbols, 0xffffffffc0000010) == "ext4`ext4_read+0x10");
-  CHECK(text(symbols, 0xffffffffc0001fff) == "ext4`ext4_write+0x1eff");
-  CHECK(text(symbols, 0xffffffffc1000008) == "bpf`bpf_prog_1234_handler+0x8");
+  check_rows({
+      {0xffffffffc0000010, "ext4`ext4_read+0x10"},
+      {0xffffffffc0001fff, "ext4`ext4_write+0x1eff"},
+      {0xffffffffc1000008, "bpf`bpf_prog_1234_handler+0x8"},
+  });
 }
 
 TEST_CASE("zero addresses (kernel.kptr_restrict) resolve nothing and are reported once") {
