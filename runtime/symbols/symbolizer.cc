@@ -9,7 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "file_read.h"
+#include "probes/ctprof/file_read.h"
 
 namespace dsched::symbols {
 namespace {
@@ -36,7 +36,9 @@ std::string own_vdso(size_t size) {
 
 }  // namespace
 
-Symbolizer::Symbolizer(Warn warn, SymbolSources sources) : warn_(std::move(warn)), sources_(std::move(sources)) {}
+Symbolizer::Symbolizer(Warn warn, SymbolSources sources) : warn_(std::move(warn)), sources_(std::move(sources)) {
+  if (!warn_) warn_ = [](const std::string& text) { std::fprintf(stderr, "dsched: warning: %s\n", text.c_str()); };
+}
 
 abi::Symbol Symbolizer::kernel(uint64_t address) {
   if (!kernel_) {

@@ -34,7 +34,7 @@ struct SymbolSources {
 class Symbolizer final : public abi::Symbolizer {
  public:
   // Told once when kernel addresses cannot be resolved (hidden by kernel.kptr_restrict, or
-  // /proc/kallsyms unreadable); the frames then print as addresses.
+  // /proc/kallsyms unreadable); the frames then print as addresses. Empty: told on stderr.
   using Warn = std::function<void(const std::string&)>;
   explicit Symbolizer(Warn warn, SymbolSources sources = SymbolSources());
 
