@@ -105,33 +105,31 @@ abi::Symbol Symbolizer::user(uint32_t pid, uint64_t address) {
   return symbol;
 }
 
-// The mapped file's symbols, read once per file. A path that now names another file (replaced
-// since, or deleted) is read through /proc/PID/map_files while the process lives.
+// The mapped file's symbols, read once per file. A path that names another file now (replaced
+// since, deleted, in another mount namespace, or numbered differently through an overlay file
+// system) is read through /proc/PID/map_files, the mapped file itself, while the process lives.
 const ElfSymbols* Symbolizer::file_symbols(uint32_t pid, KeptMapping& kept) {
   if (kept.symbols_looked_up) return kept.symbols.get();
+  kept.symbols_looked_up = true;
   const Mapping& mapping = kept.mapping;
   FileKey key{mapping.device, mapping.inode};
   auto cached = files_.find(key);
   if (cached == files_.end()) {
-    char mapped[96];
-    std::snprintf(mapped, sizeof mapped, "/%" PRIx64 "-%" PRIx64, mapping.start, mapping.end);
-    std::string through_proc = sources_.proc + "/" + std::to_string(pid) + "/map_files" + mapped;
-    // The device /proc/PID/maps shows differs from stat's on overlay file systems; inodes agree.
+    char range[64];
+    std::snprintf(range, sizeof range, "/%" PRIx64 "-%" PRIx64, mapping.start, mapping.end);
+    std::string through_proc = sources_.proc + "/" + std::to_string(pid) + "/map_files" + range;
     struct stat status;
     std::string open_path;
-    if (mapping.kind == Mapping::Kind::file && stat(mapping.path.c_str(), &status) == 0 && status.st_ino == mapping.inode)
+    if (mapping.kind == Mapping::Kind::file && stat(mapping.path.c_str(), &status) == 0 &&
+        status.st_ino == mapping.inode && status.st_dev == mapping.device)
       open_path = mapping.path;
-    else if (stat(through_proc.c_str(), &status) == 0 && status.st_ino == mapping.inode)
+    else if (access(through_proc.c_str(), R_OK) == 0)
       open_path = through_proc;
-    // Not found now (the process has gone too) is not cached: another process may still map it.
-    if (open_path.empty()) {
-      kept.symbols_looked_up = true;
-      return nullptr;
-    }
+    // Not readable now (the process has gone too) is not cached: another process may map the file.
+    if (open_path.empty()) return nullptr;
     cached = files_.emplace(key, ElfSymbols::read_file(open_path, mapping.path, sources_.debug_root)).first;
   }
   kept.symbols = cached->second;
-  kept.symbols_looked_up = true;
   return kept.symbols.get();
 }
 
