@@ -3,8 +3,10 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include <doctest/doctest.h>
 
@@ -56,4 +58,19 @@ TEST_CASE("a stripped library's local function is named from the debug file of i
   CHECK(without.module == "libbuildid.so");
   CHECK(without.function.empty());  // .dynsym does not list local functions
   CHECK(with.function == "debug_info_local_function");
+}
+
+TEST_CASE("a library loaded after the process's mappings were read resolves once they are read again") {
+  dsched::symbols::Symbolizer symbolizer([](const std::string& w) { FAIL(w); });
+  symbolizer.remember_process(getpid());
+  void* handle = dlopen((kLibs + "/libdebuglink.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(handle != nullptr);
+  void* exported = dlsym(handle, "debug_info_call");
+  REQUIRE(exported != nullptr);
+  // The mappings are read again at most once a second, on an address outside all of them.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  Symbol symbol = symbolizer.user(getpid(), reinterpret_cast<uint64_t>(exported));
+  dlclose(handle);
+  CHECK(symbol.module == "libdebuglink.so");
+  CHECK(symbol.function == "debug_info_call");
 }
