@@ -60,6 +60,10 @@ class Firing {
   // until a store creates the storage; forget_thread_locals() marks that point.
   llvm::Value* thread_locals();
   void forget_thread_locals();
+  // Writes `frames` program counters of the kernel or the user stack where the probe fired into
+  // `buffer`, zeroing what the stack does not fill; returns the bytes written (negative: none).
+  // Kernel stacks start at the probe's site, past the BPF program and the tracepoint's dispatcher.
+  llvm::Value* stack(llvm::Value* buffer, uint32_t frames, bool user);
   // args[index] as a value of `type`, and argN.
   Value arg(int index, const lang::Type* type);
   llvm::Value* raw_arg(int n) { return hook_->raw_arg(l_, n); }
