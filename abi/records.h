@@ -46,8 +46,8 @@ struct FaultRecord {
 };
 static_assert(sizeof(FaultRecord) == 40);
 
-// A process whose user-space addresses a program recorded for the first time (epid =
-// kProcessEpid): user space reads its mappings at once, so that the addresses still have names
+// A process whose user-space addresses a program recorded for the first time, or for the first
+// time since it exec'd (epid = kProcessEpid): user space reads its mappings at once, so that the addresses still have names
 // when they print after the process has exited (aggregation keys print at the end).
 constexpr uint32_t kProcessEpid = 0xfffffffe;
 struct ProcessRecord {

@@ -23,7 +23,10 @@ class Symbolizer {
   virtual ~Symbolizer() = default;
   virtual Symbol kernel(uint64_t address) = 0;
   virtual Symbol user(uint32_t pid, uint64_t address) = 0;
-  // Reads and keeps `pid`'s mappings now, if not kept already (cheap when they are).
+  // Reads `pid`'s mappings now and keeps them, unless they were read since it last exec'd. The
+  // programs announce a process when they first record one of its addresses and again after an
+  // exec, and the runtime calls it for every record that holds user addresses, before it names
+  // anything: naming may take long enough (reading kallsyms) for a short process to be gone.
   virtual void remember_process(uint32_t pid) = 0;
 };
 

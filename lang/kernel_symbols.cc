@@ -23,7 +23,9 @@ std::optional<KernelSymbol> kernel_symbol(const std::string& name, std::string* 
       return std::nullopt;
     }
     char type = line[line.find(' ') + 1];
-    return KernelSymbol{address, type == 't' || type == 'T'};
+    std::string next;
+    uint64_t next_address = std::getline(in, next) ? std::stoull(next.substr(0, next.find(' ')), nullptr, 16) : 0;
+    return KernelSymbol{address, type == 't' || type == 'T', next_address};
   }
   *error = "/proc/kallsyms lists no kernel symbol " + name;
   return std::nullopt;

@@ -10,6 +10,7 @@ namespace dsched::lang {
 struct KernelSymbol {
   uint64_t address;
   bool function;  // in the kernel's text (kallsyms type t or T)
+  uint64_t end;   // where the next listed symbol starts (0 for the last): a function's end
 };
 
 // Kernel symbol `name`; nullopt with `error` set when it is unknown or the kernel hides

@@ -80,6 +80,7 @@ class Sema : public Checker {
   void clause(ClauseSyntax& syntax);
   void statement(Stmt& stmt);
   void trace_statement(Stmt& stmt);
+  void user_addresses(Expr& call, size_t format_index, const printf_spec::Format& format);
   void check_speculation_order(const Clause& clause);
   void check_arguments_referenced() const;
   void check_key_count(size_t count, SourceRange where);

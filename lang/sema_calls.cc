@@ -65,12 +65,31 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
       args.push_back(format_arg_type(call.operand(i)->type));
     }
     error = printf_spec::check_printf_args(parsed.format, args, call.text);
+    if (!error) user_addresses(call, format_index, parsed.format);
   }
   if (!error) return;
   // error->argument counts the call's arguments from 1, the format being the first.
   size_t index = format_index + size_t(error->argument) - 1;
   bool located = error->argument > 0 && index < call.operands.size();
   fail(located ? call.operand(index)->loc : call.loc, error->message);
+}
+
+// %A names a user-space address, which means nothing without its process: the argument becomes
+// uaddr(argument), which records the process with the address, as DTrace compiles it.
+void Sema::user_addresses(Expr& call, size_t format_index, const printf_spec::Format& format) {
+  size_t next = format_index + 1;
+  for (const printf_spec::Conversion* conv : format.conversions()) {
+    if (conv->specifier == '%') continue;
+    next += size_t(conv->width_from_arg) + size_t(conv->precision_from_arg);
+    if (next >= call.operands.size()) return;
+    ExprPtr& arg = call.operands[next++];
+    if (conv->specifier != 'A' || arg->type->is_address()) continue;
+    auto wrapped = std::make_unique<Expr>(ExprKind::Call, arg->loc);
+    wrapped->text = "uaddr";
+    wrapped->operands.push_back(std::move(arg));
+    arg = std::move(wrapped);
+    check(arg);
+  }
 }
 
 void Sema::check_call(ExprPtr& e) {

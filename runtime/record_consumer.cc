@@ -70,6 +70,13 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
     std::memcpy(&stamp, bytes.data() + sizeof header, sizeof stamp);
     firing.stamp = stamp;
   }
+  if (symbols_) {
+    for (const abi::RecordedAction& action : layout.actions)
+      for (const abi::RecordField& field : action.fields)
+        if (field.addresses.user && (field.kind == abi::RecordField::Kind::Stack ||
+                                     field.kind == abi::RecordField::Kind::Symbol))
+          symbols_->remember_process(record.field(field).pid);
+  }
   output_.begin_firing(firing);
   for (const abi::RecordedAction& action : layout.actions) action.handler->run(action, record, *this);
   output_.end_firing();

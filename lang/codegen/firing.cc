@@ -5,6 +5,7 @@
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/maps.h"
+#include "lang/kernel_symbols.h"
 
 namespace dsched::codegen {
 namespace {
@@ -13,13 +14,16 @@ uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 
 }  // namespace
 
-void Firing::begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter) {
+void Firing::begin_program(llvm::Function* function, const std::string& section,
+                           const std::function<llvm::Value*()>& filter) {
+  section_ = section;
   start_function(function, filter, 0);
 }
 
 void Firing::begin_fault_handler(llvm::Function* function) {
   // It runs inside the faulting program, whose this-> and temporaries it must leave alone: its own
   // scratch comes after every program's.
+  section_.clear();
   start_function(function, [] { return nullptr; }, scratch_max_);
   fault_args_ = function->getArg(1);
 }
@@ -119,15 +123,54 @@ llvm::Value* Firing::context_task() {
   return context_task_;
 }
 
-llvm::Value* Firing::stack(llvm::Value* buffer, uint32_t frames, bool user) {
-  // A tracepoint's program runs under bpf_trace_run<N>(); both frames are the tracer's, not the
-  // traced code's. A perf event's program sees the interrupted registers: nothing to skip.
-  constexpr uint64_t kTracepointFrames = 2;
-  uint64_t flags = user ? BPF_F_USER_STACK
-                        : (hook_->attach_kind() == abi::AttachPoint::Kind::Tracepoint ? kTracepointFrames : 0);
+const Firing::AddressRanges& Firing::tracepoint_relays() {
+  auto [known, added] = relays_.try_emplace(section_);
+  const size_t slash = section_.find('/');
+  if (added && slash != std::string::npos) {
+    for (const char* prefix : {"__traceiter_", "__bpf_trace_"}) {
+      std::string error;
+      std::optional<lang::KernelSymbol> symbol = lang::kernel_symbol(prefix + section_.substr(slash + 1), &error);
+      if (symbol && symbol->end > symbol->address) known->second.emplace_back(symbol->address, symbol->end);
+    }
+  }
+  return known->second;
+}
+
+Firing::Stack Firing::stack(uint32_t frames, bool user) {
   Ir& ir = l_.ir;
-  return ir.helper(BPF_FUNC_get_stack,
-                   {context_, buffer, ir.const64(8 * int64_t(frames)), ir.const64(int64_t(flags))});
+  auto& b = ir.b();
+  // A tracepoint's program runs under bpf_trace_run<N>(): both frames are the tracer's. Between it
+  // and the tracepoint's site the kernel may pass through __bpf_trace_<name>() and, while several
+  // programs are attached to the tracepoint, __traceiter_<name>(): up to two more frames are
+  // recorded and those of these relays dropped. A perf event's program sees the interrupted
+  // registers: nothing to skip.
+  constexpr uint64_t kTracerFrames = 2;
+  const bool tracepoint = !user && hook_->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
+  const AddressRanges none;
+  const AddressRanges& relays = tracepoint ? tracepoint_relays() : none;
+  const uint32_t extra = relays.empty() ? 0 : 2;
+  llvm::Value* buffer = scratch(8 * uint64_t(frames + extra));
+  uint64_t flags = user ? BPF_F_USER_STACK : tracepoint ? kTracerFrames : 0;
+  llvm::Value* bytes = ir.helper(BPF_FUNC_get_stack, {context_, buffer, ir.const64(8 * int64_t(frames + extra)),
+                                                      ir.const64(int64_t(flags))});
+  if (relays.empty()) return {buffer, bytes};
+  auto is_relay = [&](uint64_t word) {
+    llvm::Value* pc = b.CreateLoad(ir.i64(), ir.offset_ptr(buffer, 8 * word));
+    llvm::Value* any = b.getFalse();
+    for (const auto& [start, end] : relays)
+      any = b.CreateOr(any, b.CreateAnd(b.CreateICmpUGE(pc, ir.const64(int64_t(start))),
+                                        b.CreateICmpULT(pc, ir.const64(int64_t(end)))));
+    return any;
+  };
+  llvm::Value* first = is_relay(0);
+  llvm::Value* both = b.CreateAnd(first, is_relay(1));
+  llvm::Value* skipped = b.CreateSelect(both, ir.const64(16), b.CreateSelect(first, ir.const64(8), ir.const64(0)));
+  llvm::Value* at = b.CreateSelect(both, ir.offset_ptr(buffer, 16), b.CreateSelect(first, ir.offset_ptr(buffer, 8), buffer));
+  // What the stack filled of the `frames` words from `at`.
+  llvm::Value* filled = b.CreateSub(bytes, skipped);
+  filled = b.CreateSelect(b.CreateICmpSGT(filled, ir.const64(8 * int64_t(frames))), ir.const64(8 * int64_t(frames)), filled);
+  filled = b.CreateSelect(b.CreateICmpSLT(bytes, ir.const64(0)), bytes, filled);
+  return {at, filled};
 }
 
 llvm::Value* Firing::context_tid() {

@@ -5,6 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <llvm/IR/Instructions.h>
 
@@ -27,7 +32,8 @@ class Firing {
   // it looks up (scratch, globals) is missing. this-> variables take the start of the scratch.
   // `filter`, when it gives a condition, is tested first: false ends the program before anything
   // else is done.
-  void begin_program(llvm::Function* function, const std::function<llvm::Value*()>& filter);
+  void begin_program(llvm::Function* function, const std::string& section,
+                     const std::function<llvm::Value*()>& filter);
   // The fault handler (the ERROR clauses), a function of the context and the fault's arguments
   // (six 64-bit words) that programs call where a fault stops a clause.
   void begin_fault_handler(llvm::Function* function);
@@ -60,10 +66,14 @@ class Firing {
   // until a store creates the storage; forget_thread_locals() marks that point.
   llvm::Value* thread_locals();
   void forget_thread_locals();
-  // Writes `frames` program counters of the kernel or the user stack where the probe fired into
-  // `buffer`, zeroing what the stack does not fill; returns the bytes written (negative: none).
-  // Kernel stacks start at the probe's site, past the BPF program and the tracepoint's dispatcher.
-  llvm::Value* stack(llvm::Value* buffer, uint32_t frames, bool user);
+  // `frames` program counters of the kernel or the user stack where the probe fired, in scratch,
+  // zeroed where the stack does not fill them, and the bytes the stack filled (negative: none).
+  // Kernel stacks start at the probe's site, past the tracer's own frames.
+  struct Stack {
+    llvm::Value* frames;
+    llvm::Value* bytes;
+  };
+  Stack stack(uint32_t frames, bool user);
   // args[index] as a value of `type`, and argN.
   Value arg(int index, const lang::Type* type);
   llvm::Value* raw_arg(int n) { return hook_->raw_arg(l_, n); }
@@ -71,8 +81,14 @@ class Firing {
  private:
   void start_function(llvm::Function* function, const std::function<llvm::Value*()>& filter, uint64_t first_scratch);
   llvm::Value* entry_map_value(llvm::GlobalVariable* map);
+  // The address ranges of the kernel functions between this program's tracepoint and
+  // bpf_trace_run<N>(): __traceiter_<name>() and __bpf_trace_<name>(), those kallsyms lists.
+  using AddressRanges = std::vector<std::pair<uint64_t, uint64_t>>;
+  const AddressRanges& tracepoint_relays();
 
   Lowering& l_;
+  std::string section_;  // the program's section ("tp_btf/sched_switch")
+  std::map<std::string, AddressRanges> relays_;  // by section
   // Per program.
   llvm::Value* context_ = nullptr;
   llvm::Value* fault_args_ = nullptr;

@@ -90,7 +90,7 @@ abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
   const lang::Probe& first = *site.groups.front().probes.front();
   std::string name = program_name(first, index);
   // A program serving one hook may refuse the events none of its probes wants before any work.
-  l_.firing.begin_program(l_.ir.begin_function(name, site.section), [&]() -> llvm::Value* {
+  l_.firing.begin_program(l_.ir.begin_function(name, site.section), site.section, [&]() -> llvm::Value* {
     if (site.groups.size() != 1) return nullptr;
     return site.hook->program_filter(l_, site.section, site.groups.front().probes);
   });

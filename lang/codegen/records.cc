@@ -150,12 +150,17 @@ void Records::lead_with_process(llvm::Value* slot) {
   auto& b = ir.b();
   llvm::Value* pid = b.CreateLShr(ir.helper(BPF_FUNC_get_current_pid_tgid, {}), 32);
   b.CreateStore(pid, slot);
-  // At most this many processes are announced twice: the least recently seen are forgotten.
+  // A process is new to user space when first seen and again after an exec (a new address space):
+  // the key is the process and its mm. At most this many are kept; the least recently seen go.
   constexpr uint32_t kProcessesKept = 16384;
   llvm::GlobalVariable* seen =
-      l_.maps.hook_map({"seen_processes", BPF_MAP_TYPE_LRU_HASH, kProcessesKept, 8, 8, 0, false});
+      l_.maps.hook_map({"seen_processes", BPF_MAP_TYPE_LRU_HASH, kProcessesKept, 16, 8, 0, false});
+  llvm::Value* key = l_.firing.scratch(16);
+  b.CreateStore(pid, key);
+  llvm::Value* task = ir.helper(BPF_FUNC_get_current_task_btf, {});
+  b.CreateStore(l_.exprs.kernel_field(task, "task_struct", {"mm"}), ir.offset_ptr(key, 8));
   llvm::Value* first = b.CreateICmpEQ(
-      ir.helper(BPF_FUNC_map_update_elem, {seen, slot, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
+      ir.helper(BPF_FUNC_map_update_elem, {seen, key, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
   ir.when(first, [&] {
     llvm::Value* announce = l_.firing.scratch(sizeof(abi::ProcessRecord));
     b.CreateStore(b.getInt32(abi::kProcessEpid), ir.offset_ptr(announce, offsetof(abi::RecordHeader, epid)));

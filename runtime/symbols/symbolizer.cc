@@ -52,7 +52,10 @@ abi::Symbol Symbolizer::kernel(uint64_t address) {
   return kernel_->find(address);
 }
 
-void Symbolizer::remember_process(uint32_t pid) { process(pid); }
+void Symbolizer::remember_process(uint32_t pid) {
+  auto [it, added] = processes_.try_emplace(pid);
+  if (added || executable(pid) != it->second.executable) read_mappings(pid, it->second);
+}
 
 Symbolizer::Process& Symbolizer::process(uint32_t pid) {
   auto [it, added] = processes_.try_emplace(pid);
@@ -60,8 +63,15 @@ Symbolizer::Process& Symbolizer::process(uint32_t pid) {
   return it->second;
 }
 
+std::pair<uint64_t, uint64_t> Symbolizer::executable(uint32_t pid) const {
+  struct stat st {};
+  if (stat((sources_.proc + "/" + std::to_string(pid) + "/exe").c_str(), &st) != 0) return {0, 0};
+  return {uint64_t(st.st_dev), uint64_t(st.st_ino)};
+}
+
 void Symbolizer::read_mappings(uint32_t pid, Process& process) {
   process.read_at = std::chrono::steady_clock::now();
+  process.executable = executable(pid);
   std::string text = read_text(sources_.proc + "/" + std::to_string(pid) + "/maps");
   if (text.empty()) return;  // gone: what was read before stays
   std::vector<KeptMapping> mappings;
@@ -89,7 +99,10 @@ Symbolizer::KeptMapping* Symbolizer::find_mapping(Process& process, uint64_t add
 abi::Symbol Symbolizer::user(uint32_t pid, uint64_t address) {
   Process& kept_process = process(pid);
   KeptMapping* kept = find_mapping(kept_process, address);
-  if (!kept && std::chrono::steady_clock::now() - kept_process.read_at >= kRereadInterval) {
+  // A miss re-reads the mappings at most once a second, or at once when the process has exec'd
+  // another program since they were read.
+  if (!kept && (std::chrono::steady_clock::now() - kept_process.read_at >= kRereadInterval ||
+                executable(pid) != kept_process.executable)) {
     read_mappings(pid, kept_process);
     kept = find_mapping(kept_process, address);
   }

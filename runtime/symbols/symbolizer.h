@@ -53,7 +53,10 @@ class Symbolizer final : public abi::Symbolizer {
   struct Process {
     std::vector<KeptMapping> mappings;  // address order
     std::chrono::steady_clock::time_point read_at;
+    std::pair<uint64_t, uint64_t> executable{0, 0};  // (device, inode) of /proc/PID/exe when read
   };
+  // The (device, inode) of the program `pid` runs now; (0, 0) when it cannot be told.
+  std::pair<uint64_t, uint64_t> executable(uint32_t pid) const;
 
   Process& process(uint32_t pid);
   void read_mappings(uint32_t pid, Process& process);

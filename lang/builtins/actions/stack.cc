@@ -3,8 +3,6 @@
 // its frames). As a statement each records its stack; as an aggregation key the stack is part of
 // the key. The frame count is a constant (default: the stackframes and ustackframes options), so
 // every stack of a clause takes the same room in a record or a key.
-#include <linux/bpf.h>
-
 #include "lang/builtins/support.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -33,17 +31,13 @@ class Stack : public NamedFunction {
   }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
-    codegen::Ir& ir = l.ir;
     const abi::AddressLayout& layout = call.type->addresses;
+    codegen::Firing::Stack stack = l.firing.stack(layout.frames, user_);
+    if (!user_) return {stack.frames, call.type};
+    // A user stack is led by its process's id: the frames go after it.
     llvm::Value* buffer = l.firing.scratch(layout.byte_size());
-    llvm::Value* frames = buffer;
-    if (user_) {
-      l.records.lead_with_process(buffer);
-      frames = ir.offset_ptr(buffer, 8);
-    }
-    // Fills the frames the kernel finds and zeroes the rest (all of it on failure), so equal
-    // stacks make equal keys.
-    l.firing.stack(frames, layout.frames, user_);
+    l.records.lead_with_process(buffer);
+    l.ir.copy_bytes(l.ir.offset_ptr(buffer, 8), stack.frames, 8 * uint64_t(layout.frames));
     return {buffer, call.type};
   }
 

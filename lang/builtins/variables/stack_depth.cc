@@ -17,7 +17,7 @@ class StackDepth : public NamedVariable {
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
-    llvm::Value* bytes = l.firing.stack(l.firing.scratch(kMaxFrames * 8), kMaxFrames, user_);
+    llvm::Value* bytes = l.firing.stack(kMaxFrames, user_).bytes;
     llvm::Value* depth = b.CreateLShr(bytes, 3);
     return {b.CreateSelect(b.CreateICmpSLT(bytes, ir.const64(0)), ir.const64(0), depth), use.type};
   }
@@ -30,9 +30,8 @@ class Caller : public NamedVariable {
  public:
   Caller(std::string_view name, bool user) : NamedVariable(name, user ? "uint64_t" : "uintptr_t"), user_(user) {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
-    llvm::Value* frame = l.firing.scratch(8);
-    l.firing.stack(frame, 1, user_);  // no stack: the frame is zeroed
-    return {l.ir.b().CreateLoad(l.ir.i64(), frame), use.type};
+    // No stack: the frame is zeroed.
+    return {l.ir.b().CreateLoad(l.ir.i64(), l.firing.stack(1, user_).frames), use.type};
   }
 
  private:

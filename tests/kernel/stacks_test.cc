@@ -1,0 +1,169 @@
+// Stacks and symbols against a program whose stack is known (stack_program: main -> dsched_outer
+// -> dsched_middle -> dsched_inner, which sleeps N times in nanosleep): the kernel path of the
+// sleep in stack(), the program's functions in ustack() even after it has exited, stack keys that
+// aggregate, folded output, symbol functions and caller.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "aggregation_text.h"
+#include "support.h"
+
+using namespace dsched::test;
+
+namespace {
+
+constexpr int kSleeps = 6;
+const std::string kProgram = std::string(STACK_PROGRAM) + " " + std::to_string(kSleeps);
+
+struct StackEntry {
+  std::vector<std::string> frames;  // leaf first, without the indent
+  long long count = 0;
+};
+
+// Entries of an aggregation keyed by one stack: "\n", a line per frame indented 14, " %16lld\n".
+std::vector<StackEntry> stack_entries(const std::string& text) {
+  std::vector<StackEntry> entries;
+  StackEntry current;
+  for (const std::string& line : lines_of(text)) {
+    const std::string text = trimmed(line);
+    if (text.empty()) continue;
+    if (text.find_first_not_of("0123456789") != std::string::npos) {
+      CHECK(line.find_first_not_of(' ') == 14);
+      current.frames.push_back(text);
+    } else if (!current.frames.empty()) {
+      current.count = std::stoll(text);
+      entries.push_back(current);
+      current = {};
+    }
+  }
+  return entries;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The position of the first frame that starts with `prefix`, or -1.
+int frame_index(const std::vector<std::string>& frames, const std::string& prefix) {
+  for (size_t i = 0; i < frames.size(); ++i)
+    if (starts_with(frames[i], prefix)) return int(i);
+  return -1;
+}
+
+RunResult trace_program(const std::string& script, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"-q", "-c", kProgram};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("-n");
+  args.push_back(script);
+  RunResult run = run_dsched(args);
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(leftover_programs().empty());
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("stack() shows the kernel path of a sleep, from the scheduler down to the system call") {
+  RunResult run = trace_program("sched:::off-cpu /pid == $target/ { @[stack()] = count(); }");
+  const std::vector<StackEntry> entries = stack_entries(run.out);
+  INFO(run.out);
+  bool found = false;
+  for (const StackEntry& e : entries) {
+    const int sleep = frame_index(e.frames, "vmlinux`do_nanosleep+0x");
+    if (sleep < 0) continue;
+    found = true;
+    // The stack starts where the probe is, not in the tracer's own frames.
+    CHECK(starts_with(e.frames.at(0), "vmlinux`__schedule+0x"));
+    CHECK(frame_index(e.frames, "vmlinux`schedule+0x") < sleep);
+    CHECK(frame_index(e.frames, "vmlinux`hrtimer_nanosleep+0x") > sleep);
+    for (const std::string& frame : e.frames) CHECK(!starts_with(frame, "bpf`"));
+  }
+  CHECK(found);
+}
+
+TEST_CASE("ustack() names the program's functions after it exited, and equal stacks make one entry") {
+  // The aggregation prints after the program has exited: its mappings were kept when the program
+  // first appeared in a recorded stack.
+  RunResult run = trace_program("sched:::off-cpu /pid == $target/ { @[ustack()] = count(); }");
+  INFO(run.out);
+  int sleeping_entries = 0;
+  for (const StackEntry& e : stack_entries(run.out)) {
+    if (e.frames.empty() || !starts_with(e.frames[0], "stack_program`dsched_inner+0x")) continue;
+    ++sleeping_entries;
+    REQUIRE(e.frames.size() >= 4);
+    CHECK(starts_with(e.frames[1], "stack_program`dsched_middle+0x"));
+    CHECK(starts_with(e.frames[2], "stack_program`dsched_outer+0x"));
+    CHECK(starts_with(e.frames[3], "stack_program`main+0x"));
+    // Every sleep leaves from the same instruction: one key, counted once per sleep (more if the
+    // scheduler also preempted the thread inside that system call).
+    CHECK(e.count >= kSleeps);
+  }
+  CHECK(sleeping_entries == 1);
+}
+
+TEST_CASE("stack(n) and ustack(n) record n frames; as actions they print after the probe line") {
+  RunResult run = trace_program("syscall::nanosleep:entry /execname == \"stack_program\" && self->n++ == 0/ { printf(\"[\"); stack(2); "
+                                "ustack(3); printf(\"]\\n\"); }");
+  INFO(run.out);
+  std::vector<std::string> lines = lines_of(run.out);
+  REQUIRE(lines.size() >= 7);
+  CHECK(lines[0] == "[");
+  CHECK(starts_with(lines[1], std::string(14, ' ') + "vmlinux`"));
+  CHECK(starts_with(lines[2], std::string(14, ' ') + "vmlinux`"));
+  CHECK(lines[1].find("bpf") == std::string::npos);
+  CHECK(lines[3].empty());
+  CHECK(starts_with(lines[4], std::string(14, ' ') + "stack_program`dsched_inner+0x"));
+  CHECK(starts_with(lines[6], std::string(14, ' ') + "stack_program`dsched_outer+0x"));
+  CHECK(lines[7] == "]");
+}
+
+TEST_CASE("folded output: one line per stack, root first, with its count") {
+  RunResult run = trace_program("sched:::off-cpu /execname == \"stack_program\"/ { @[execname, ustack(), stack()] = count(); }",
+                                {"-x", "foldstacks"});
+  INFO(run.out);
+  const std::regex line_format(R"(^stack_program;[^ ]+ [0-9]+$)");
+  bool found = false;
+  for (const std::string& line : lines_of(run.out)) {
+    if (line.empty()) continue;
+    CHECK(std::regex_match(line, line_format));
+    // User frames root first, then kernel frames root first, ending where the thread slept.
+    const size_t user = line.find("stack_program`main;stack_program`dsched_outer;stack_program`dsched_middle;"
+                                  "stack_program`dsched_inner;");
+    if (user == std::string::npos) continue;
+    found = true;
+    CHECK(line.find("vmlinux`do_nanosleep;vmlinux`schedule;vmlinux`__schedule ") != std::string::npos);
+    CHECK(std::stoll(line.substr(line.rfind(' ') + 1)) >= kSleeps);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("func(), mod(), usym(), caller and ucaller name where the thread was") {
+  RunResult run = trace_program(
+      "sched:::off-cpu /pid == $target/ { @f[func(caller)] = count(); @m[mod(caller)] = count();"
+      " @u[usym(ucaller)] = count(); @um[umod(ucaller)] = count(); }"
+      " sched:::off-cpu /execname == \"stack_program\"/ { printf(\"%a|%A\\n\", caller, ucaller); }");
+  INFO(run.out);
+  const std::regex sleeping(R"(^vmlinux`__schedule\+0x[0-9a-f]+\|stack_program`dsched_inner\+0x[0-9a-f]+$)");
+  int sleeps = 0;
+  for (const std::string& line : lines_of(run.out)) sleeps += std::regex_match(line, sleeping);
+  CHECK(sleeps >= kSleeps);
+  // Addresses in one function (one module) make one entry, named without an offset.
+  auto count_of = [&](const std::string& key) {
+    for (const auto& row : parse_rows(run.out))
+      if (row.size() == 2 && row[0] == key) return std::stoll(row[1]);
+    return -1LL;
+  };
+  CHECK(count_of("vmlinux`__schedule") >= kSleeps);
+  CHECK(count_of("vmlinux") >= kSleeps);
+  CHECK(count_of("stack_program`dsched_inner") >= kSleeps);
+  CHECK(count_of("stack_program") >= kSleeps);
+}
+
+TEST_CASE("JSON output gives stacks as arrays of frames") {
+  RunResult run = trace_program("sched:::off-cpu /pid == $target/ { @[ustack()] = count(); }",
+                                {"-x", "oformat=json"});
+  INFO(run.out);
+  CHECK(run.out.find(R"("keys":[["stack_program`dsched_inner+0x)") != std::string::npos);
+  CHECK(run.out.find(R"(","stack_program`dsched_middle+0x)") != std::string::npos);
+}
