@@ -539,6 +539,10 @@ void Sema::check_binary(ExprPtr& e) {
     if ((a->is_string() || b->is_string()) && a_text && b_text) {
       to_string(e->operands[0]);
       to_string(e->operands[1]);
+    } else if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
+               ((a->is_string() && is_null_constant(*e->operand(1))) ||
+                (b->is_string() && is_null_constant(*e->operand(0))))) {
+      // s == NULL: whether s is DTrace's NULL string (what strtok() returns when no token is left).
     } else if (!a->is_scalar() || !b->is_scalar()) {
       mismatch();
     }

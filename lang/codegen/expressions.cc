@@ -75,7 +75,10 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
   llvm::Value* lhs = left.v;
   llvm::Value* rhs = right.v;
   bool is_signed = false;
-  if (left.type->is_string() || right.type->is_string()) {
+  if (left.type->is_string() != right.type->is_string()) {  // s == NULL, s != NULL
+    lhs = l.ir.widen(l.strings.is_null(left.type->is_string() ? left : right));
+    rhs = l.ir.const64(1);
+  } else if (left.type->is_string()) {
     lhs = l.strings.compare(l.strings.from(left), l.strings.from(right));
     rhs = l.ir.const64(0);
     is_signed = true;

@@ -44,6 +44,18 @@ Value Strings::fresh() {
   return {text, l_.program.types->string_type(), strsize()};
 }
 
+void Strings::mark_null(const Value& s) {
+  l_.ir.b().CreateStore(l_.ir.b().getInt8(kNullMark), l_.ir.offset_ptr(s.v, 1));
+}
+
+llvm::Value* Strings::is_null(const Value& s) {
+  auto& b = l_.ir.b();
+  if (s.capacity < 2 || s.in_kernel || !s.type->is_string()) return b.getFalse();
+  llvm::Value* empty = b.CreateICmpEQ(b.CreateLoad(l_.ir.i8(), s.v), b.getInt8(0));
+  llvm::Value* marked = b.CreateICmpEQ(b.CreateLoad(l_.ir.i8(), l_.ir.offset_ptr(s.v, 1)), b.getInt8(kNullMark));
+  return b.CreateAnd(empty, marked);
+}
+
 Value Strings::from(const Value& value) {
   if (value.type->is_string()) return value;
   if (value.in_kernel && value.type->is_array()) return from_kernel(value.v, value.type->size);
