@@ -550,6 +550,12 @@ void Sema::check_binary(ExprPtr& e) {
     fold(e);
     return;
   }
+  // To arithmetic a string is a char pointer, as in DTrace: s + n is the text from its n-th byte on.
+  if ((op == BinaryOp::Add && ((a->is_string() && b->is_integer()) || (a->is_integer() && b->is_string()))) ||
+      (op == BinaryOp::Sub && a->is_string() && b->is_integer())) {
+    e->type = types_.string_type();
+    return;
+  }
   if (a->is_pointer() || b->is_pointer()) {
     if (op == BinaryOp::Add || op == BinaryOp::Sub) {
       check_pointer_step(a, e->loc);
