@@ -33,6 +33,8 @@ class Strings {
 
   llvm::Value* compare(const Value& a, const Value& b);  // i64 <0, 0, >0
   llvm::Value* length(const Value& s);
+  // a followed by b, cut at strsize - 1 bytes.
+  Value join(const Value& a, const Value& b);
   // Copies src into dst; `pad` zero-fills the rest (keys and variables compare whole buffers).
   void copy(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad = true);
   // s[index] as i64; index is clamped so the verifier sees it within the buffer.
