@@ -145,16 +145,18 @@ llvm::Value* Strings::byte_at(const Value& s, llvm::Value* index) {
 }
 
 Value Strings::copy_range(const Value& src, llvm::Value* from, llvm::Value* to) {
+  // One helper call copies the bytes up to `to` or the NUL, whichever comes first (a loop would
+  // cost the verifier a state per byte). Past the text a D string holds zeroes.
   Ir& ir = l_.ir;
   auto& b = ir.b();
   Value out = fresh();
   uint64_t n = std::min(src.capacity, strsize() - 1);
-  loop(n, ir.new_block("range.end"), [&](llvm::Value* i) {
-    llvm::Value* at = b.CreateAdd(from, i);
-    ir.when(b.CreateICmpSLT(at, to), [&] {
-      b.CreateStore(b.CreateTrunc(byte_at(src, at), ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(i, n)));
-    });
-  });
+  llvm::Value* zero = ir.const64(0);
+  llvm::Value* start = ir.bounded(b.CreateSelect(b.CreateICmpSLT(from, zero), zero, from), src.capacity);
+  llvm::Value* count = b.CreateSub(to, start);
+  count = b.CreateSelect(b.CreateICmpSLT(count, zero), zero, count);
+  llvm::Value* size = ir.bounded(b.CreateAdd(count, ir.const64(1)), n + 2);  // the text and its NUL
+  ir.helper(BPF_FUNC_probe_read_kernel_str, {out.v, size, b.CreateInBoundsGEP(ir.i8(), src.v, start)});
   return out;
 }
 
