@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,6 +45,12 @@ class ActionHandler {
   virtual void run(const RecordedAction& action, const RecordView& record, RunContext& context) const = 0;
 };
 
+// What a handler needs beyond its fields, worked out when the action is compiled (print()'s
+// layout of its value's type); the handler that made it knows its concrete type.
+struct ActionData {
+  virtual ~ActionData() = default;
+};
+
 // One action of a clause, as its record lays it out.
 struct RecordedAction {
   const ActionHandler* handler = nullptr;
@@ -51,6 +58,7 @@ struct RecordedAction {
   std::string name;                           // setopt(): the option
   std::vector<RecordField> fields;            // the values the action recorded
   std::vector<uint32_t> aggregations;         // printa(), clear()...: the aggregations named
+  std::shared_ptr<const ActionData> data;     // print(): how to lay its value out
 };
 
 }  // namespace dsched::abi

@@ -117,6 +117,10 @@ struct Expr {
 // Whether a typed expression names memory of a D variable: a struct or array held in one, or a
 // member or element of it (rather than kernel memory).
 bool is_d_object(const Expr& e);
+// Whether a checked expression is C's null pointer constant: 0 or NULL.
+inline bool is_null_constant(const Expr& e) {
+  return e.kind == ExprKind::IntLiteral && e.value == 0 && e.type && e.type->is_scalar();
+}
 
 ExprPtr make_expr(ExprKind kind, SourceRange loc);
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc);

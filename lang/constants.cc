@@ -40,7 +40,9 @@ void Sema::fold(ExprPtr& e) {
     }
     case ExprKind::Cast: {
       const Expr* x = e->operand(0);
-      if (!is_literal(x) || !type->is_integer()) return;
+      // (void *)0, the NULL of the D library, is the null pointer constant.
+      bool null_pointer = type->is_pointer() && type->target->is_void() && is_literal(x) && x->value == 0;
+      if (!is_literal(x) || !(type->is_integer() || null_pointer)) return;
       result = x->value;
       break;
     }

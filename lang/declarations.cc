@@ -391,6 +391,11 @@ void Sema::translator(TranslatorSyntax& syntax) {
     if (!t->members.emplace(member.name, &member).second)
       fail(member.loc, "translator member " + member.name + " is defined twice");
   }
+  // As in DTrace, one translator per pair of types (inputs are resolved only for such pairs).
+  for (auto& other : translators_)
+    if (other->output == t->output && translator_input(*other) == translator_input(*t))
+      fail(syntax.loc, "translator from " + type_name(t->input) + " to " + type_name(t->output) +
+                           " has already been declared");
   translators_.push_back(std::move(t));
 }
 

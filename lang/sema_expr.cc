@@ -546,11 +546,21 @@ void Sema::check_binary(ExprPtr& e) {
     if ((a->is_string() || b->is_string()) && a_text && b_text) {
       to_string(e->operands[0]);
       to_string(e->operands[1]);
+    } else if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
+               ((a->is_string() && is_null_constant(*e->operand(1))) ||
+                (b->is_string() && is_null_constant(*e->operand(0))))) {
+      // s == NULL: whether s is DTrace's NULL string (what strtok() returns when no token is left).
     } else if (!a->is_scalar() || !b->is_scalar()) {
       mismatch();
     }
     e->type = types_.integer(4, true);
     fold(e);
+    return;
+  }
+  // To arithmetic a string is a char pointer, as in DTrace: s + n is the text from its n-th byte on.
+  if ((op == BinaryOp::Add && ((a->is_string() && b->is_integer()) || (a->is_integer() && b->is_string()))) ||
+      (op == BinaryOp::Sub && a->is_string() && b->is_integer())) {
+    e->type = types_.string_type();
     return;
   }
   if (a->is_pointer() || b->is_pointer()) {

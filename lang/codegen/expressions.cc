@@ -75,7 +75,10 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
   llvm::Value* lhs = left.v;
   llvm::Value* rhs = right.v;
   bool is_signed = false;
-  if (left.type->is_string() || right.type->is_string()) {
+  if (left.type->is_string() != right.type->is_string()) {  // s == NULL, s != NULL
+    lhs = l.ir.widen(l.strings.is_null(left.type->is_string() ? left : right));
+    rhs = l.ir.const64(1);
+  } else if (left.type->is_string()) {
     lhs = l.strings.compare(l.strings.from(left), l.strings.from(right));
     rhs = l.ir.const64(0);
     is_signed = true;
@@ -173,10 +176,28 @@ Value Exprs::binary(const lang::Expr& e) {
     eval(*e.operand(0));
     return eval(*e.operand(1));
   }
+  if (e.type->is_string()) return string_step(e);
   Value left = eval(*e.operand(0));
   Value right = eval(*e.operand(1));
   if (lang::is_comparison(op)) return {compare(l_, op, left, right), e.type};
   return {arithmetic(l_, op, left.v, right.v, e.type, left.type, right.type), e.type};
+}
+
+// s + n, n + s, s - n: the text from byte n on. Steps add up before the text is cut, so that
+// (s + 3) - 1 is s + 2; an offset below 0 reads from 0.
+Value Exprs::string_step(const lang::Expr& e) {
+  auto& b = l_.ir.b();
+  llvm::Value* offset = l_.ir.const64(0);
+  const lang::Expr* text = &e;
+  while (text->kind == lang::ExprKind::Binary && text->type->is_string()) {
+    bool text_first = text->operand(0)->type->is_string();
+    llvm::Value* n = eval_int(*text->operand(text_first ? 1 : 0));
+    offset = text->binary_op == BinaryOp::Sub ? b.CreateSub(offset, n) : b.CreateAdd(offset, n);
+    text = text->operand(text_first ? 0 : 1);
+  }
+  Value s = l_.strings.from(eval(*text));
+  llvm::Value* start = b.CreateSelect(b.CreateICmpSLT(offset, l_.ir.const64(0)), l_.ir.const64(0), offset);
+  return l_.strings.copy_range(s, start, l_.ir.const64(static_cast<int64_t>(s.capacity)));
 }
 
 Value Exprs::assign(const lang::Expr& e) {

@@ -34,6 +34,7 @@ class Exprs {
  private:
   Value unary(const lang::Expr& e);
   Value binary(const lang::Expr& e);
+  Value string_step(const lang::Expr& e);
   Value assign(const lang::Expr& e);
   Value incdec(const lang::Expr& e);
   Value ternary(const lang::Expr& e);

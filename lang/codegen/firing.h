@@ -48,6 +48,8 @@ class Firing {
   llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
   llvm::Value* scratch_base();
   llvm::Value* globals_base();
+  // The single value of per-CPU array `map` (a hook map); the program ends early without it.
+  llvm::Value* per_cpu_value(llvm::GlobalVariable* map) { return entry_map_value(map); }
   uint64_t scratch_high_water() const { return scratch_max_; }
   uint64_t clause_locals_base() const { return this_base_; }
 

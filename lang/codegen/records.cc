@@ -131,6 +131,8 @@ abi::RecordField Records::string(const Value& text) {
                  {dst, l_.ir.const64(static_cast<int64_t>(capacity)), l_.ir.b().CreateIntToPtr(text.v, l_.ir.ptr())});
     return f;
   }
+  // DTrace faults on a NULL string's address.
+  check_fault(l_.strings.is_null(text), abi::FaultKind::InvalidAddress, l_.ir.const64(0));
   l_.strings.copy(dst, strsize, text, /*pad=*/false);
   return f;
 }

@@ -44,6 +44,18 @@ Value Strings::fresh() {
   return {text, l_.program.types->string_type(), strsize()};
 }
 
+void Strings::mark_null(const Value& s) {
+  l_.ir.b().CreateStore(l_.ir.b().getInt8(kNullMark), l_.ir.offset_ptr(s.v, 1));
+}
+
+llvm::Value* Strings::is_null(const Value& s) {
+  auto& b = l_.ir.b();
+  if (s.capacity < 2 || s.in_kernel || !s.type->is_string()) return b.getFalse();
+  llvm::Value* empty = b.CreateICmpEQ(b.CreateLoad(l_.ir.i8(), s.v), b.getInt8(0));
+  llvm::Value* marked = b.CreateICmpEQ(b.CreateLoad(l_.ir.i8(), l_.ir.offset_ptr(s.v, 1)), b.getInt8(kNullMark));
+  return b.CreateAnd(empty, marked);
+}
+
 Value Strings::from(const Value& value) {
   if (value.type->is_string()) return value;
   if (value.in_kernel && value.type->is_array()) return from_kernel(value.v, value.type->size);
@@ -100,23 +112,30 @@ llvm::Value* Strings::compare(const Value& left, const Value& right) {
 }
 
 llvm::Value* Strings::length(const Value& s) {
+  // The helper that copies kernel text stops at the NUL and returns the bytes it copied: the length
+  // without a loop, which would cost the verifier a state per byte. Every D string has its NUL
+  // within its capacity; the copy goes to a buffer nothing reads.
   Ir& ir = l_.ir;
-  auto& b = ir.b();
-  llvm::Value* length = ir.stack_slot();
-  llvm::BasicBlock* done = ir.new_block("strlen.done");
-  llvm::BasicBlock* full = ir.new_block("strlen.full");
-  loop(s.capacity, full, [&](llvm::Value* i) {
-    llvm::BasicBlock* more = ir.new_block("strlen.more");
-    b.CreateStore(i, length);
-    b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), s.v, i)), b.getInt8(0)), done,
-                   more);
-    b.SetInsertPoint(more);
-  });
-  b.SetInsertPoint(full);  // no NUL within the capacity
-  b.CreateStore(ir.const64(static_cast<int64_t>(s.capacity)), length);
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  return b.CreateLoad(ir.i64(), length);
+  llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str,
+                                  {l_.firing.scratch(s.capacity), ir.const64(static_cast<int64_t>(s.capacity)), s.v});
+  return ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), s.capacity);
+}
+
+Value Strings::join(const Value& a, const Value& b) {
+  // a, then b over a's NUL, each copied up to its NUL by the helper; b may run past strsize into a
+  // second buffer's worth of room, and the text is cut at strsize - 1.
+  Ir& ir = l_.ir;
+  uint64_t n = strsize();
+  llvm::Value* out = l_.firing.scratch(2 * n);
+  ir.zero_bytes(out, 2 * n);
+  uint64_t first = std::min(a.capacity, n);
+  llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str, {out, ir.const64(static_cast<int64_t>(first)), a.v});
+  llvm::Value* at = ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), n);
+  ir.helper(BPF_FUNC_probe_read_kernel_str,
+            {ir.b().CreateInBoundsGEP(ir.i8(), out, at), ir.const64(static_cast<int64_t>(std::min(b.capacity, n))), b.v});
+  ir.b().CreateStore(ir.b().getInt8(0), ir.offset_ptr(out, n - 1));
+  ir.zero_bytes(ir.offset_ptr(out, n), n);  // what ran past the cut is not part of the text
+  return {out, l_.program.types->string_type(), n};
 }
 
 llvm::Value* Strings::byte_at(const Value& s, llvm::Value* index) {
@@ -126,16 +145,18 @@ llvm::Value* Strings::byte_at(const Value& s, llvm::Value* index) {
 }
 
 Value Strings::copy_range(const Value& src, llvm::Value* from, llvm::Value* to) {
+  // One helper call copies the bytes up to `to` or the NUL, whichever comes first (a loop would
+  // cost the verifier a state per byte). Past the text a D string holds zeroes.
   Ir& ir = l_.ir;
   auto& b = ir.b();
   Value out = fresh();
   uint64_t n = std::min(src.capacity, strsize() - 1);
-  loop(n, ir.new_block("range.end"), [&](llvm::Value* i) {
-    llvm::Value* at = b.CreateAdd(from, i);
-    ir.when(b.CreateICmpSLT(at, to), [&] {
-      b.CreateStore(b.CreateTrunc(byte_at(src, at), ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(i, n)));
-    });
-  });
+  llvm::Value* zero = ir.const64(0);
+  llvm::Value* start = ir.bounded(b.CreateSelect(b.CreateICmpSLT(from, zero), zero, from), src.capacity);
+  llvm::Value* count = b.CreateSub(to, start);
+  count = b.CreateSelect(b.CreateICmpSLT(count, zero), zero, count);
+  llvm::Value* size = ir.bounded(b.CreateAdd(count, ir.const64(1)), n + 2);  // the text and its NUL
+  ir.helper(BPF_FUNC_probe_read_kernel_str, {out.v, size, b.CreateInBoundsGEP(ir.i8(), src.v, start)});
   return out;
 }
 

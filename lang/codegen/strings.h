@@ -25,9 +25,16 @@ class Strings {
   Value current_comm();
   // A fresh, zeroed buffer of strsize bytes in scratch.
   Value fresh();
+  // DTrace's NULL string (strtok() with no token left): an empty text whose byte after the NUL
+  // is kNullMark, so that it survives copies into variables. Printing it is a fault.
+  static constexpr uint8_t kNullMark = 0xff;
+  void mark_null(const Value& s);
+  llvm::Value* is_null(const Value& s);  // i1
 
   llvm::Value* compare(const Value& a, const Value& b);  // i64 <0, 0, >0
   llvm::Value* length(const Value& s);
+  // a followed by b, cut at strsize - 1 bytes.
+  Value join(const Value& a, const Value& b);
   // Copies src into dst; `pad` zero-fills the rest (keys and variables compare whole buffers).
   void copy(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad = true);
   // s[index] as i64; index is clamped so the verifier sees it within the buffer.

@@ -68,20 +68,7 @@ class Strjoin : public StringFunction {
  public:
   Strjoin() : StringFunction("strjoin", {2, 2}, "ss") {}
   Value lower(Lowering& l, const Expr& call) const override {
-    codegen::Ir& ir = l.ir;
-    auto& b = ir.b();
-    Value a = text_arg(l, call, 0), c = text_arg(l, call, 1);
-    llvm::Value* length = l.strings.length(a);
-    Value out = l.strings.copy_range(a, ir.const64(0), length);
-    uint64_t n = l.program.options.strsize() - 1;
-    l.strings.loop(std::min(c.capacity, n), ir.new_block("join.end"), [&](llvm::Value* i) {
-      llvm::Value* at = b.CreateAdd(length, i);
-      ir.when(b.CreateICmpULT(at, ir.const64(static_cast<int64_t>(n))), [&] {
-        b.CreateStore(b.CreateTrunc(l.strings.byte_at(c, i), ir.i8()),
-                      b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(at, n)));
-      });
-    });
-    return out;
+    return l.strings.join(text_arg(l, call, 0), text_arg(l, call, 1));
   }
 };
 

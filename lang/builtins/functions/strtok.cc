@@ -1,0 +1,122 @@
+// strtok(s, delim): the first token of s, a run of characters not in delim after skipping the
+// characters in delim; strtok(NULL, delim) continues after the previous token. When no token is
+// left the value is DTrace's NULL string (`strtok(NULL, ",") == NULL`; printing it is a fault).
+// As in DTrace for Linux, the text being tokenised and the position in it are kept per CPU: a
+// copy of s (strsize bytes) and an offset, in a per-CPU map that outlives the firing.
+#include <bit>
+#include <linux/bpf.h>
+
+#include "lang/builtins/support.h"
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/maps.h"
+#include "lang/codegen/strings.h"
+#include "lang/diagnostics.h"
+
+namespace dsched::lang {
+namespace {
+
+using codegen::Lowering;
+using codegen::Value;
+
+constexpr uint64_t kDelimiterMapBytes = 256 / 8;
+
+class Strtok : public Subroutine {
+ public:
+  Strtok() : Subroutine("strtok", {2, 2}) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    c.value(call->operands[0]);
+    const Type* text = call->operand(0)->type;
+    if (text->is_char_sequence()) c.to_string(call->operands[0]);
+    if (!is_null_constant(*call->operand(0)) && !call->operand(0)->type->is_string())
+      fail(call->operand(0)->loc, "strtok() argument must be a string or NULL, not " + type_name(text));
+    check_string_arg(c, *call, 1);
+    call->type = c.types().string_type();
+  }
+
+  Value lower(Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    uint64_t strsize = l.program.options.strsize();
+    // The state: the offset of the next byte to read, then the text in a power-of-two area (zero
+    // past strsize), so that a masked offset always reads within it and never needs a branch:
+    // every branch whose direction depends on data costs the verifier a state per loop iteration.
+    uint64_t area = std::bit_ceil(strsize);
+    llvm::GlobalVariable* map =
+        l.maps.hook_map({"strtok_state", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, static_cast<uint32_t>(8 + area)});
+    llvm::Value* state = l.firing.per_cpu_value(map);
+    llvm::Value* position = state;
+    llvm::Value* text = ir.offset_ptr(state, 8);
+    if (!is_null_constant(*call.operand(0))) {
+      l.strings.copy(text, strsize, l.strings.from(l.exprs.eval(*call.operand(0))));
+      b.CreateStore(ir.const64(0), position);
+    }
+    Value delimiters = l.strings.from(l.exprs.eval(*call.operand(1)));
+    llvm::Value* map_bits = delimiter_map(l, delimiters);
+    auto byte_at = [&](llvm::Value* at) {
+      llvm::Value* masked = b.CreateAnd(at, ir.const64(static_cast<int64_t>(area - 1)));
+      return b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), text, masked)), ir.i64());
+    };
+    auto delimiter_bit = [&](llvm::Value* byte) {  // byte < 256: byte >> 3 is within the map
+      llvm::Value* bits = b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), map_bits, b.CreateLShr(byte, 3)));
+      return b.CreateAnd(b.CreateLShr(b.CreateZExt(bits, ir.i64()), b.CreateAnd(byte, 7)), 1);
+    };
+    // One test per byte: the NUL's bit is clear while skipping (a NUL stops it) and set while
+    // copying (a NUL ends the token).
+    auto set_nul_bit = [&](bool set) {
+      llvm::Value* first_bits = b.CreateLoad(ir.i8(), map_bits);
+      b.CreateStore(set ? b.CreateOr(first_bits, b.getInt8(1)) : b.CreateAnd(first_bits, b.getInt8(0xfe)), map_bits);
+    };
+    // Skip the delimiters, up to the first other byte or the NUL (the text's last byte is one,
+    // and the scan meets it before a masked offset could wrap).
+    llvm::Value* from = b.CreateLoad(ir.i64(), position);
+    llvm::Value* start = ir.stack_slot();
+    b.CreateStore(ir.const64(static_cast<int64_t>(strsize - 1)), start);
+    llvm::BasicBlock* skipped = ir.new_block("strtok.skipped");
+    set_nul_bit(false);
+    l.strings.loop(strsize, skipped, [&](llvm::Value* i) {
+      llvm::Value* at = b.CreateAdd(from, i);
+      l.strings.leave_when(b.CreateICmpEQ(delimiter_bit(byte_at(at)), ir.const64(0)), start, at, skipped);
+    });
+    llvm::Value* first = b.CreateLoad(ir.i64(), start);
+    // The token runs to the next delimiter or the NUL.
+    Value out = l.strings.fresh();
+    llvm::Value* end = ir.stack_slot();
+    b.CreateStore(b.CreateAdd(first, ir.const64(static_cast<int64_t>(strsize - 1))), end);
+    llvm::BasicBlock* copied = ir.new_block("strtok.copied");
+    set_nul_bit(true);
+    l.strings.loop(strsize - 1, copied, [&](llvm::Value* i) {
+      llvm::Value* at = b.CreateAdd(first, i);
+      llvm::Value* byte = byte_at(at);
+      l.strings.leave_when(b.CreateICmpNE(delimiter_bit(byte), ir.const64(0)), end, at, copied);
+      b.CreateStore(b.CreateTrunc(byte, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, i));
+    });
+    llvm::Value* last = b.CreateLoad(ir.i64(), end);
+    b.CreateStore(last, position);
+    ir.when(b.CreateICmpEQ(last, first), [&] { l.strings.mark_null(out); });
+    return {out.v, call.type, out.capacity};
+  }
+
+ private:
+  // A bit per byte value, set for the bytes of `delimiters`, built without a branch.
+  static llvm::Value* delimiter_map(Lowering& l, const Value& delimiters) {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    llvm::Value* map_bits = l.firing.scratch(kDelimiterMapBytes);
+    ir.zero_bytes(map_bits, kDelimiterMapBytes);
+    l.strings.loop(delimiters.capacity, ir.new_block("strtok.delimiters"), [&](llvm::Value* i) {
+      llvm::Value* byte = b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), delimiters.v, i)), ir.i64());
+      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), map_bits, b.CreateLShr(byte, 3));
+      llvm::Value* bit = b.CreateTrunc(b.CreateShl(ir.const64(1), b.CreateAnd(byte, 7)), ir.i8());
+      b.CreateStore(b.CreateOr(b.CreateLoad(ir.i8(), at), bit), at);
+    });
+    return map_bits;
+  }
+};
+
+const Registered<Strtok> strtok_function;
+
+}  // namespace
+}  // namespace dsched::lang
