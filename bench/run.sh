@@ -1,20 +1,21 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline]     default: all six
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [scaling]   default: all seven
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
 # OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000"),
-# TIMELINE_ARGS (e.g. "--runs 9").
+# TIMELINE_ARGS (e.g. "--runs 9"), SCALING_ARGS (e.g. "--runs 5 --svg docs/scaling.svg").
 # Needs root (BPF, perf events).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof syscall timeline}
+benches=${*:-startup overhead frontend ctprof syscall timeline scaling}
 
 targets=""
 for b in $benches; do
   case $b in
     startup|overhead|frontend|ctprof|syscall|timeline) targets="$targets ${b}_bench" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline)" >&2; exit 2 ;;
+    scaling) targets="$targets dsched" ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, scaling)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -24,7 +25,7 @@ cmake --build "$build" -j2 --target $targets >/dev/null
 # bpftrace attaches classic tracepoints through tracefs, which a fresh machine does not mount:
 # mount it in a private mount namespace so the machine's own mounts stay as they were.
 export build root benches STARTUP_ARGS="${STARTUP_ARGS:-}" OVERHEAD_ARGS="${OVERHEAD_ARGS:-}" \
-  SYSCALL_ARGS="${SYSCALL_ARGS:-}" TIMELINE_ARGS="${TIMELINE_ARGS:-}"
+  SYSCALL_ARGS="${SYSCALL_ARGS:-}" TIMELINE_ARGS="${TIMELINE_ARGS:-}" SCALING_ARGS="${SCALING_ARGS:-}"
 exec unshare --mount --propagation private sh -eu -c '
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
   run() { echo "== $*"; "$@"; echo; }
@@ -36,6 +37,7 @@ exec unshare --mount --propagation private sh -eu -c '
       ctprof) run "$build/bench/ctprof/ctprof_bench" ;;
       syscall) run "$build/bench/syscall/syscall_bench" $SYSCALL_ARGS ;;
       timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
+      scaling) run python3 "$root/bench/scaling/scaling.py" "$build/runtime/dsched" $SCALING_ARGS ;;
     esac
   done
 '
