@@ -1,6 +1,7 @@
 #include "runtime/aggregation_store.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -29,6 +30,8 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
       agg.merge({}, values);
     return agg;
   }
+  if (read_batches(fd, agg, values.size())) return agg;
+  agg.reset();
   std::vector<uint8_t> key(spec.key_size()), next(spec.key_size());
   const void* previous = nullptr;
   while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
@@ -37,6 +40,29 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
     if (bpf_map_lookup_elem(fd, key.data(), values.data()) == 0) agg.merge(key, values);
   }
   return agg;
+}
+
+// Many keys per system call (a key at a time, a million keys took 2 million calls); false when
+// the kernel cannot (a hash bucket larger than a batch): the caller then walks key by key.
+bool AggregationStore::read_batches(int fd, abi::Aggregation& agg, size_t words_per_key) {
+  constexpr uint32_t kBatch = 4096;
+  size_t key_size = agg.spec().key_size();
+  std::vector<uint8_t> keys(kBatch * key_size);
+  std::vector<uint64_t> values(kBatch * words_per_key);
+  // The position between calls is opaque to user space; it is at most a key's size.
+  std::vector<uint8_t> position(std::max<size_t>(key_size, 8)), next_position(position.size());
+  void* from = nullptr;
+  for (;;) {
+    uint32_t count = kBatch;
+    int err = bpf_map_lookup_batch(fd, from, next_position.data(), keys.data(), values.data(), &count, nullptr);
+    if (err && errno != ENOENT) return false;
+    for (uint32_t i = 0; i < count; ++i)
+      agg.merge(std::span<const uint8_t>(keys.data() + i * key_size, key_size),
+                std::span<const uint64_t>(values.data() + i * words_per_key, words_per_key));
+    if (err) return true;  // ENOENT: that was the last batch
+    position.swap(next_position);
+    from = position.data();
+  }
 }
 
 std::vector<const abi::Aggregation*> AggregationStore::refresh_all() {

@@ -25,6 +25,8 @@ class AggregationStore {
   void trunc(uint32_t id, int64_t n);  // keep the n largest (n < 0: smallest); 0 removes all
 
  private:
+  bool read_batches(int fd, abi::Aggregation& agg, size_t words_per_key);
+
   std::vector<abi::Aggregation> aggregations_;
   std::vector<int> fds_;
   int cpus_;
