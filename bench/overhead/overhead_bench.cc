@@ -113,8 +113,8 @@ Tracer tracer_for(Mode mode, const Scenario& s) {
 }
 
 struct Options {
-  int runs = 5;
-  long loops = 200000;
+  int runs = 3;
+  long loops = 100000;
   int cpu = 0;
   double settle_s = 0.5;
   std::vector<std::string> only;

@@ -156,8 +156,12 @@ def curve_clauses(o):
 
 def probe_names(description, count):
     out = subprocess.run([DSCHED, "-l", "-n", description], capture_output=True, text=True).stdout.splitlines()
-    names = [line.split()[1:5] for line in out[1:] if len(line.split()) >= 5]
-    return [":".join(n) for n in names][:count]
+    names = []
+    for line in out[1:]:  # ID PROVIDER MODULE [FUNCTION] NAME
+        f = line.split()
+        if len(f) in (4, 5):
+            names.append(":".join(f[1:5]) if len(f) == 5 else f"{f[1]}:{f[2]}::{f[3]}")
+    return names[:count]
 
 
 def curve_probes(o):
@@ -205,6 +209,8 @@ def curve_size(o):
             rows.append([shape, f"{lines:,}", fmt(t, 3), fmt(t / lines * 1e6, 1), fmt(m, 1)])
             if shape == "a program per clause":
                 points.append((lines, t, None))
+            if t > o["compile_timeout"] / 10:
+                break  # the next size (10x) would pass the time limit
     table("Compile time and memory against script size (`dsched -e`: parse, check, LLVM)",
           ["shape", "lines", "compile s", "µs per line", "peak RSS MB"], rows)
     return "compile time against script lines, a program per clause (s)", points
@@ -271,7 +277,7 @@ def svg(path, curves):
 def main(argv):
     global DSCHED
     o = {"runs": 3, "loops": 50000, "svg": None, "only": "keys,clauses,probes,size,printa",
-         "sizes": [1_000, 10_000, 100_000], "compile_timeout": 120}
+         "sizes": [1_000, 10_000, 100_000], "compile_timeout": 60}
     args = argv[1:]
     if not args or args[0].startswith("-"):
         print(__doc__, file=sys.stderr)
