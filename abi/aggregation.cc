@@ -107,6 +107,19 @@ std::string_view key_string(const AggregationSpec& spec, std::string_view key, s
   return nul == std::string_view::npos ? s : s.substr(0, nul);
 }
 
+Value key_value(const AggregationSpec& spec, std::string_view key, size_t i) {
+  const KeyComponent& c = spec.keys[i];
+  switch (c.kind) {
+    case KeyComponent::Kind::String: return Value::string(std::string(key_string(spec, key, i)));
+    case KeyComponent::Kind::Stack:
+    case KeyComponent::Kind::Symbol:
+      return Value::addresses(c.kind == KeyComponent::Kind::Stack ? Value::Kind::Stack : Value::Kind::Symbol,
+                              c.addresses, key.data() + key_offset(spec, i));
+    case KeyComponent::Kind::Integer: break;
+  }
+  return Value::integer(key_integer(spec, key, i), c.size, c.is_signed);
+}
+
 KeyBuilder& KeyBuilder::integer(int64_t v) {
   char raw[8];
   std::memcpy(raw, &v, sizeof raw);

@@ -19,16 +19,22 @@
 #include <unordered_map>
 #include <vector>
 
+#include "abi/value.h"
+
 namespace dsched::abi {
 
 struct KeyComponent {
-  enum class Kind { Integer, String };
+  enum class Kind { Integer, String, Stack, Symbol };
   Kind kind = Kind::Integer;
-  unsigned size = 8;      // integers: the D size (1, 2, 4, 8); strings: strsize
+  unsigned size = 8;      // integers: the D size (1, 2, 4, 8); strings: strsize; others: bytes
   bool is_signed = true;  // integers
+  AddressLayout addresses;  // stacks and symbols
 
-  static KeyComponent integer(unsigned size, bool is_signed) { return {Kind::Integer, size, is_signed}; }
-  static KeyComponent string(unsigned strsize) { return {Kind::String, strsize, false}; }
+  static KeyComponent integer(unsigned size, bool is_signed) { return {Kind::Integer, size, is_signed, {}}; }
+  static KeyComponent string(unsigned strsize) { return {Kind::String, strsize, false, {}}; }
+  static KeyComponent address(Kind kind, const AddressLayout& layout) {
+    return {kind, layout.byte_size(), false, layout};
+  }
   // Bytes the component occupies in the packed key.
   unsigned byte_size() const { return kind == Kind::Integer ? 8 : size; }
 };
@@ -144,6 +150,8 @@ class Aggregation {
 int64_t key_integer(const AggregationSpec& spec, std::string_view key, size_t i);
 std::string_view key_string(const AggregationSpec& spec, std::string_view key, size_t i);
 size_t key_offset(const AggregationSpec& spec, size_t i);
+// Key component `i` as a typed value.
+Value key_value(const AggregationSpec& spec, std::string_view key, size_t i);
 
 // Builds a packed key from typed components (the runtime and the tests use it).
 class KeyBuilder {

@@ -14,8 +14,9 @@ using P = OptionPhase;
 constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
-//   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
-//   runtime:  quiet, oformat (which output), flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
+//   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive,
+//             stackframes and ustackframes (frames that stack() and ustack() record by default)
+//   runtime:  quiet, oformat (which output), flowindent, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
@@ -78,11 +79,11 @@ constexpr OptionSpec kOptions[] = {
     {"nspec", K::Count, P::Run, 1},
     {"oformat", K::Keyword, P::Run, 0, "text json xml html", "text json"},  // FreeBSD's
     {"specsize", K::Size, P::Run, 32 << 10},
-    {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
+    {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     {"statusrate", K::Rate, P::Run, 100000000},
     {"strsize", K::Size, P::Run, 256},
     {"temporal", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
-    {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, kNo},
+    {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     // Dynamic run-time options: setopt() may change them while tracing.
     {"agghist", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
     {"aggpack", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
@@ -95,7 +96,9 @@ constexpr OptionSpec kOptions[] = {
     {"flowindent", K::Flag, P::Dynamic, 0},
     {"quiet", K::Flag, P::Dynamic, 0},
     {"rawbytes", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
-    {"stackindent", K::Count, P::Dynamic, 14, nullptr, nullptr, kNo},
+    {"stackindent", K::Count, P::Dynamic, 14},
+    // dsched's own: aggregations keyed by stacks print as folded flame-graph lines.
+    {"foldstacks", K::Flag, P::Dynamic, 0},
     {"switchrate", K::Rate, P::Dynamic, 100000000},
 };
 
@@ -225,10 +228,6 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
     case OptionKind::Size:
       // A size of nothing would hold nothing: every record or entry would be a drop.
       ok = parse_size(*value, &out->number) && out->number > 0;
-      if (ok && spec->largest && out->number > spec->largest) {
-        *error = "invalid value for option " + std::string(name) + ": " + *value + " (" + spec->largest_reason + ")";
-        return false;
-      }
       break;
     case OptionKind::Rate: ok = parse_rate(*value, &out->number); break;
     case OptionKind::Keyword:
@@ -240,6 +239,10 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
       break;
     case OptionKind::Text: ok = true; break;
     case OptionKind::Flag: break;
+  }
+  if (ok && spec->largest && out->number > spec->largest) {
+    *error = "invalid value for option " + std::string(name) + ": " + *value + " (" + spec->largest_reason + ")";
+    return false;
   }
   return ok || invalid();
 }

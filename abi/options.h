@@ -32,7 +32,7 @@ struct OptionSpec {
   const char* words = nullptr;  // Keyword: the words DTrace accepts, blank-separated
   const char* supported_words = nullptr;  // Keyword: those dsched implements (null: all)
   bool supported = true;        // false: refused with "option X is not supported"
-  int64_t largest = 0;          // Size: the largest value taken (0: any), and why no larger one
+  int64_t largest = 0;          // Size, Count: the largest value taken (0: any), and why no larger one
   const char* largest_reason = nullptr;
 };
 

@@ -9,6 +9,9 @@ Value RecordView::field(const RecordField& field) const {
     std::string_view text = bytes_.substr(field.offset, field.size);
     return Value::string(std::string(text.substr(0, text.find('\0'))));
   }
+  if (field.kind == RecordField::Kind::Stack || field.kind == RecordField::Kind::Symbol)
+    return Value::addresses(field.kind == RecordField::Kind::Stack ? Value::Kind::Stack : Value::Kind::Symbol,
+                            field.addresses, bytes_.data() + field.offset);
   int64_t bits;
   std::memcpy(&bits, bytes_.data() + field.offset, sizeof bits);
   return Value::integer(bits, field.size, field.is_signed);

@@ -46,6 +46,16 @@ struct FaultRecord {
 };
 static_assert(sizeof(FaultRecord) == 40);
 
+// A process whose user-space addresses a program recorded for the first time (epid =
+// kProcessEpid): user space reads its mappings at once, so that the addresses still have names
+// when they print after the process has exited (aggregation keys print at the end).
+constexpr uint32_t kProcessEpid = 0xfffffffe;
+struct ProcessRecord {
+  RecordHeader header;  // epid = kProcessEpid
+  uint64_t pid;
+};
+static_assert(sizeof(ProcessRecord) == 24);
+
 // Slots of the per-CPU drop counter array the programs increment.
 enum class DropCounter : uint32_t {
   RingBufferFull = 0,          // a record could not be reserved
@@ -57,11 +67,12 @@ enum class DropCounter : uint32_t {
 
 // One value inside a record.
 struct RecordField {
-  enum class Kind { Integer, String };
+  enum class Kind { Integer, String, Stack, Symbol };
   Kind kind = Kind::Integer;
   uint32_t offset = 0;  // from the start of the record, header included
   uint32_t size = 8;    // D size of an integer (storage is always 8 bytes) or the string capacity
   bool is_signed = true;
+  AddressLayout addresses;  // stacks and symbols
 };
 
 // A record as user space received it.

@@ -1,5 +1,7 @@
 #include "abi/value.h"
 
+#include <cstring>
+
 namespace dsched::abi {
 
 namespace {
@@ -36,6 +38,23 @@ Value Value::stack(std::vector<uint64_t> pcs) {
   Value out;
   out.kind = Kind::Stack;
   out.frames = std::move(pcs);
+  return out;
+}
+
+Value Value::addresses(Kind kind, const AddressLayout& layout, const char* bytes) {
+  Value out;
+  out.kind = kind;
+  out.user = layout.user;
+  out.form = layout.form;
+  if (layout.user) {
+    uint64_t pid;
+    std::memcpy(&pid, bytes, sizeof pid);
+    out.pid = static_cast<uint32_t>(pid);
+    bytes += sizeof pid;
+  }
+  out.frames.resize(layout.frames);
+  std::memcpy(out.frames.data(), bytes, 8 * size_t(layout.frames));
+  if (kind == Kind::Symbol) out.bits = out.frames[0];
   return out;
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [scaling]   default: all seven
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [symbols] [scaling]
+#                default: all eight
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
 # OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000"),
 # TIMELINE_ARGS (e.g. "--runs 9"), SCALING_ARGS (e.g. "--runs 5 --svg docs/scaling.svg").
@@ -8,14 +9,14 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof syscall timeline scaling}
+benches=${*:-startup overhead frontend ctprof syscall timeline symbols scaling}
 
 targets=""
 for b in $benches; do
   case $b in
-    startup|overhead|frontend|ctprof|syscall|timeline) targets="$targets ${b}_bench" ;;
+    startup|overhead|frontend|ctprof|syscall|timeline|symbols) targets="$targets ${b}_bench" ;;
     scaling) targets="$targets dsched" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, scaling)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, symbols, scaling)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -37,6 +38,7 @@ exec unshare --mount --propagation private sh -eu -c '
       ctprof) run "$build/bench/ctprof/ctprof_bench" ;;
       syscall) run "$build/bench/syscall/syscall_bench" $SYSCALL_ARGS ;;
       timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
+      symbols) run "$build/bench/symbols/symbols_bench" ;;
       scaling) run python3 "$root/bench/scaling/scaling.py" "$build/runtime/dsched" $SCALING_ARGS ;;
     esac
   done

@@ -193,6 +193,18 @@ void Sema::statement(Stmt& stmt) {
   if (stmt.kind == StmtKind::Aggregate) return check_aggregation(stmt);
   if (stmt.kind == StmtKind::If) return check_if(stmt);
   check(stmt.expr);
+  if (stmt.expr->type->is_address()) trace_statement(stmt);
+}
+
+// A statement of a stack or a symbol records it (`stack();`, `ustack(5);`, `func(arg0);`): the
+// statement becomes trace() of its value.
+void Sema::trace_statement(Stmt& stmt) {
+  auto call = std::make_unique<Expr>(ExprKind::Call, stmt.expr->loc);
+  call->text = "trace";
+  call->function = find_function("trace");
+  call->type = types_.void_type();
+  call->operands.push_back(std::move(stmt.expr));
+  stmt.expr = std::move(call);
 }
 
 }  // namespace dsched::lang

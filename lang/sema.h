@@ -79,6 +79,7 @@ class Sema : public Checker {
   // ---- sema.cc ----
   void clause(ClauseSyntax& syntax);
   void statement(Stmt& stmt);
+  void trace_statement(Stmt& stmt);
   void check_speculation_order(const Clause& clause);
   void check_arguments_referenced() const;
   void check_key_count(size_t count, SourceRange where);

@@ -39,6 +39,7 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
     case TypeKind::String: return ArgType::string(type_name(t));
     case TypeKind::Pointer: return ArgType::pointer(type_name(t));
     case TypeKind::Stack: return ArgType::stack();
+    case TypeKind::Symbol: return ArgType::integer(unsigned(t->size), false, type_name(t));
     case TypeKind::Float: return ArgType::floating(unsigned(t->size), type_name(t));
     case TypeKind::Integer: return ArgType::integer(unsigned(t->size), t->is_signed, type_name(t));
     default: return ArgType::integer(unsigned(t->size), false, type_name(t));

@@ -77,10 +77,16 @@ void Sema::check_pointer_step(const Type* pointer, SourceRange where) {
     fail(where, "arithmetic on " + describe(pointer) + ": what it points to has no size");
 }
 
+// Stacks and symbols exist only in records and aggregation keys, where user space names them.
+static std::string address_misuse(const Type* type) {
+  return std::string(type->kind == TypeKind::Stack ? "a stack (stack(), ustack())" : "a symbol (sym(), mod(), usym()...)") +
+         " can only be traced, printed or used as an aggregation key";
+}
+
 void Sema::check_key(ExprPtr& e) {
   check_value(e);
   if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
-  if (!e->type->is_scalar() && !e->type->is_string() && e->type->kind != TypeKind::Stack)
+  if (!e->type->is_scalar() && !e->type->is_string() && !e->type->is_address())
     fail(e->loc, describe(e->type) + " cannot be used as a key");
 }
 
@@ -97,7 +103,7 @@ const Type* Sema::storable(const Type* type, SourceRange loc) {
         fail(loc, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
                       std::to_string(kMaxStoredObject) + " bytes)");
       return type;
-    case TypeKind::Stack: fail(loc, "stack() can only be traced or used as an aggregation key");
+    case TypeKind::Stack: case TypeKind::Symbol: fail(loc, address_misuse(type));
     case TypeKind::Void: fail(loc, "expression has no value");
     default: fail(loc, describe(type) + " cannot be stored in a D variable");
   }
@@ -352,6 +358,7 @@ void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
   std::vector<const Type*> keys;
   for (size_t i = 1; i < e->operands.size(); ++i) {
     check_key(e->operands[i]);
+    if (e->operand(i)->type->is_address()) fail(e->operand(i)->loc, address_misuse(e->operand(i)->type));
     keys.push_back(e->operand(i)->type);
   }
   const std::string& name = e->operand(0)->text;
@@ -361,7 +368,7 @@ void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
                      " key(s) elsewhere but " + std::to_string(keys.size()) + " here");
   for (size_t i = 0; i < keys.size(); ++i) {
     const Type* want = existing->key_types[i];
-    if (want->is_string() != keys[i]->is_string() || want->kind == TypeKind::Stack)
+    if (want->is_string() != keys[i]->is_string())
       fail(e->operand(i + 1)->loc, name + ": key #" + std::to_string(i + 1) + " is " +
                                        describe(keys[i]) + " here but " + describe(want) +
                                        " elsewhere");

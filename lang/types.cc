@@ -59,7 +59,8 @@ std::string type_name(const Type* type) {
     case TypeKind::Void: return "void";
     case TypeKind::Integer: case TypeKind::Float: return type->name;
     case TypeKind::String: return "string";
-    case TypeKind::Stack: return type->user_stack ? "ustack" : "stack";
+    case TypeKind::Stack: return type->addresses.user ? "ustack" : "stack";
+    case TypeKind::Symbol: return type->addresses.user ? "_usymaddr" : "_symaddr";
     case TypeKind::Function: return "function";
     case TypeKind::Struct: return "struct " + (type->name.empty() ? "<anon>" : type->name);
     case TypeKind::Union: return "union " + (type->name.empty() ? "<anon>" : type->name);
@@ -144,15 +145,23 @@ const Type* TypeUniverse::array_of(const Type* element, uint64_t count) {
   return result;
 }
 
-const Type* TypeUniverse::stack(bool user) {
-  if (!stacks_[user]) {
-    Type t;
-    t.kind = TypeKind::Stack;
-    t.user_stack = user;
-    t.size = 8;
-    stacks_[user] = make(t);
-  }
-  return stacks_[user];
+const Type* TypeUniverse::address_type(TypeKind kind, const abi::AddressLayout& layout) {
+  auto key = std::make_tuple(kind, layout.user, layout.frames, layout.form);
+  auto found = addresses_.find(key);
+  if (found != addresses_.end()) return found->second;
+  Type t;
+  t.kind = kind;
+  t.addresses = layout;
+  t.size = layout.byte_size();
+  return addresses_[key] = make(t);
+}
+
+const Type* TypeUniverse::stack(bool user, uint32_t frames) {
+  return address_type(TypeKind::Stack, {user, frames, abi::AddressForm::Frame});
+}
+
+const Type* TypeUniverse::symbol(bool user, abi::AddressForm form) {
+  return address_type(TypeKind::Symbol, {user, 1, form});
 }
 
 const Type* TypeUniverse::float_type(const std::string& name, uint64_t size) {

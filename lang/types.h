@@ -8,7 +8,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <tuple>
 #include <vector>
+
+#include "abi/value.h"
 
 namespace dsched::lang {
 
@@ -26,6 +29,7 @@ enum class TypeKind {
   Function,  // a kernel function prototype; only ever seen behind a pointer
   Float,     // kernel floats can be named but not operated on
   Stack,     // the result of stack()/ustack(): only usable as a key or traced
+  Symbol,    // sym(), mod(), usym()...: an address that prints as a name
 };
 
 struct Member {
@@ -42,7 +46,7 @@ struct Type {
   uint64_t size = 0;         // bytes; 0 for void, functions and incomplete structs
   bool is_signed = false;    // integers only
   bool complete = true;      // false for a forward-declared struct/union
-  bool user_stack = false;   // Stack only: ustack() rather than stack()
+  abi::AddressLayout addresses;  // Stack and Symbol: frames, user space, printed form
   const Type* target = nullptr;  // Pointer: pointee; Array: element
   uint64_t count = 0;        // Array: number of elements
   uint32_t btf_id = 0;       // nonzero for kernel types: their id in vmlinux BTF
@@ -52,6 +56,8 @@ struct Type {
   bool is_array() const { return kind == TypeKind::Array; }
   bool is_string() const { return kind == TypeKind::String; }
   bool is_void() const { return kind == TypeKind::Void; }
+  // Stacks and symbolic addresses: bytes laid out as `addresses` says.
+  bool is_address() const { return kind == TypeKind::Stack || kind == TypeKind::Symbol; }
   bool is_record() const { return kind == TypeKind::Struct || kind == TypeKind::Union; }
   // Integers and pointers: what D can compute with, compare and test for truth.
   bool is_scalar() const { return is_integer() || is_pointer(); }
@@ -98,7 +104,8 @@ class TypeUniverse {
   const Type* named_integer(const std::string& name, uint64_t size, bool is_signed);
   const Type* pointer_to(const Type* target);
   const Type* array_of(const Type* element, uint64_t count);
-  const Type* stack(bool user);
+  const Type* stack(bool user, uint32_t frames);
+  const Type* symbol(bool user, abi::AddressForm form);
   const Type* float_type(const std::string& name, uint64_t size);
   const Type* function_type();
 
@@ -126,7 +133,8 @@ class TypeUniverse {
   std::map<std::string, const Type*> named_integers_;
   std::map<const Type*, const Type*> pointers_;
   std::map<std::pair<const Type*, uint64_t>, const Type*> arrays_;
-  const Type* stacks_[2] = {nullptr, nullptr};
+  std::map<std::tuple<TypeKind, bool, uint32_t, abi::AddressForm>, const Type*> addresses_;
+  const Type* address_type(TypeKind kind, const abi::AddressLayout& layout);
   const Type* function_ = nullptr;
   std::unique_ptr<BtfTypes> btf_;
   std::string btf_error_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -9,8 +10,19 @@
 
 namespace dsched {
 
-AggregationStore::AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object)
-    : cpus_(libbpf_num_possible_cpus()) {
+namespace {
+
+bool merges_keys(const abi::AggregationSpec& spec) {
+  return std::any_of(spec.keys.begin(), spec.keys.end(), [](const abi::KeyComponent& c) {
+    return c.kind == abi::KeyComponent::Kind::Symbol && c.addresses.form != abi::AddressForm::Frame;
+  });
+}
+
+}  // namespace
+
+AggregationStore::AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object,
+                                   abi::Symbolizer* symbols)
+    : cpus_(libbpf_num_possible_cpus()), symbols_(symbols), merged_(specs.size()) {
   for (const abi::AggregationSpec& spec : specs) {
     aggregations_.emplace_back(spec);
     fds_.push_back(object.map_fd(abi::aggregation_map_name(spec.id)));
@@ -30,23 +42,31 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
       agg.merge({}, values);
     return agg;
   }
-  if (read_batches(fd, agg, values.size())) return agg;
+  const bool merging = symbols_ && merges_keys(spec);
+  auto take = [&](std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) {
+    if (!merging) return agg.merge(key, per_cpu_values);
+    std::string raw(key.begin(), key.end());
+    std::string merged = merged_key(spec, raw);
+    agg.merge({reinterpret_cast<const uint8_t*>(merged.data()), merged.size()}, per_cpu_values);
+    merged_[id][merged].push_back(std::move(raw));
+  };
+  merged_.at(id).clear();
+  if (read_batches(fd, spec.key_size(), values.size(), take)) return agg;
   agg.reset();
+  merged_.at(id).clear();
   std::vector<uint8_t> key(spec.key_size()), next(spec.key_size());
   const void* previous = nullptr;
   while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
     key.swap(next);
     previous = key.data();
-    if (bpf_map_lookup_elem(fd, key.data(), values.data()) == 0) agg.merge(key, values);
+    if (bpf_map_lookup_elem(fd, key.data(), values.data()) == 0) take(key, values);
   }
   return agg;
 }
 
-// Many keys per system call (a key at a time, a million keys took 2 million calls); false when
-// the kernel cannot (a hash bucket larger than a batch): the caller then walks key by key.
-bool AggregationStore::read_batches(int fd, abi::Aggregation& agg, size_t words_per_key) {
+// A key at a time, a million keys took two million system calls.
+bool AggregationStore::read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take) {
   constexpr uint32_t kBatch = 4096;
-  size_t key_size = agg.spec().key_size();
   std::vector<uint8_t> keys(kBatch * key_size);
   std::vector<uint64_t> values(kBatch * words_per_key);
   // The position between calls is opaque to user space; it is at most a key's size.
@@ -57,12 +77,33 @@ bool AggregationStore::read_batches(int fd, abi::Aggregation& agg, size_t words_
     int err = bpf_map_lookup_batch(fd, from, next_position.data(), keys.data(), values.data(), &count, nullptr);
     if (err && errno != ENOENT) return false;
     for (uint32_t i = 0; i < count; ++i)
-      agg.merge(std::span<const uint8_t>(keys.data() + i * key_size, key_size),
-                std::span<const uint64_t>(values.data() + i * words_per_key, words_per_key));
+      take({keys.data() + i * key_size, key_size}, {values.data() + i * words_per_key, words_per_key});
     if (err) return true;  // ENOENT: that was the last batch
     position.swap(next_position);
     from = position.data();
   }
+}
+
+std::string AggregationStore::merged_key(const abi::AggregationSpec& spec, std::string key) {
+  for (size_t i = 0; i < spec.keys.size(); ++i) {
+    const abi::KeyComponent& c = spec.keys[i];
+    if (c.kind != abi::KeyComponent::Kind::Symbol || c.addresses.form == abi::AddressForm::Frame) continue;
+    const abi::Value v = abi::key_value(spec, key, i);
+    const abi::Symbol found = v.user ? symbols_->user(v.pid, v.bits) : symbols_->kernel(v.bits);
+    uint64_t address = v.bits;
+    if (c.addresses.form == abi::AddressForm::Function && !found.function.empty())
+      address = found.start;
+    else if (c.addresses.form == abi::AddressForm::Module && !found.module.empty())
+      address = module_address_.try_emplace({v.pid, found.module}, v.bits).first->second;
+    std::memcpy(key.data() + abi::key_offset(spec, i) + (v.user ? 8 : 0), &address, sizeof address);
+  }
+  return key;
+}
+
+std::vector<std::string> AggregationStore::map_keys(uint32_t id, const std::string& entry_key) const {
+  auto found = merged_.at(id).find(entry_key);
+  if (found == merged_.at(id).end()) return {entry_key};
+  return found->second;
 }
 
 std::vector<const abi::Aggregation*> AggregationStore::refresh_all() {
@@ -76,8 +117,12 @@ void AggregationStore::clear(uint32_t id) {
   std::vector<uint64_t> zeroes(agg.spec().value_words() * cpus_);
   uint32_t zero = 0;
   for (const abi::AggEntry& entry : agg.entries()) {
-    const void* key = agg.spec().keys.empty() ? static_cast<const void*>(&zero) : entry.key.data();
-    bpf_map_update_elem(fds_.at(id), key, zeroes.data(), BPF_EXIST);
+    if (agg.spec().keys.empty()) {
+      bpf_map_update_elem(fds_.at(id), &zero, zeroes.data(), BPF_EXIST);
+      continue;
+    }
+    for (const std::string& key : map_keys(id, entry.key))
+      bpf_map_update_elem(fds_.at(id), key.data(), zeroes.data(), BPF_EXIST);
   }
   agg.clear();
 }
@@ -89,7 +134,7 @@ void AggregationStore::trunc(uint32_t id, int64_t n) {
       clear(id);
       break;
     }
-    bpf_map_delete_elem(fds_.at(id), key.data());
+    for (const std::string& map_key : map_keys(id, key)) bpf_map_delete_elem(fds_.at(id), map_key.data());
   }
 }
 

@@ -1,11 +1,20 @@
 // The user-space side of aggregations: reads the per-CPU maps into abi::Aggregation snapshots
-// and applies clear() and trunc() to the kernel's maps as well.
+// and applies clear() and trunc() to the kernel's maps as well. Keys of sym()/func() and mod()
+// (and their user-space twins) are merged as DTrace merges them: every address in one function,
+// or in one module, is one entry.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include <map>
+#include <string>
+#include <unordered_map>
+
 #include "abi/aggregation.h"
+#include "abi/symbols.h"
 
 namespace dsched {
 
@@ -13,7 +22,9 @@ class LoadedObject;
 
 class AggregationStore {
  public:
-  AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object);
+  // `symbols` (may be null: symbol keys stay as recorded) finds what holds the addresses of keys.
+  AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object,
+                   abi::Symbolizer* symbols = nullptr);
 
   // Re-reads aggregation `id` from its map (entries only; normalisation and the printed mark stay).
   abi::Aggregation& refresh(uint32_t id);
@@ -25,11 +36,24 @@ class AggregationStore {
   void trunc(uint32_t id, int64_t n);  // keep the n largest (n < 0: smallest); 0 removes all
 
  private:
-  bool read_batches(int fd, abi::Aggregation& agg, size_t words_per_key);
+  using KeyValues = std::function<void(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values)>;
+  // Reads map `fd` many keys per system call, handing each key to `take`; false when the kernel
+  // cannot (a hash bucket larger than a batch), after handing over part of the map.
+  static bool read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take);
+  // A key as it prints: each symbol component's address replaced by its function's start, or by
+  // the first address met in its module.
+  std::string merged_key(const abi::AggregationSpec& spec, std::string key);
+  // The map keys behind an entry of aggregation `id` (several when symbol keys merged).
+  std::vector<std::string> map_keys(uint32_t id, const std::string& entry_key) const;
 
   std::vector<abi::Aggregation> aggregations_;
   std::vector<int> fds_;
   int cpus_;
+  abi::Symbolizer* symbols_;
+  // By aggregation id: merged key -> the map keys merged into it (only where keys merge).
+  std::vector<std::unordered_map<std::string, std::vector<std::string>>> merged_;
+  // (pid, module) -> the address that stands for the module in merged keys.
+  std::map<std::pair<uint32_t, std::string>, uint64_t> module_address_;
 };
 
 }  // namespace dsched

@@ -23,6 +23,7 @@
 #include "runtime/probe_listing.h"
 #include "runtime/session.h"
 #include "runtime/support/target_process.h"
+#include "runtime/symbols/symbolizer.h"
 #include "runtime/timeline/recording.h"
 #include "runtime/timeline/timeline.h"
 #include "runtime/timeline/timeline_output.h"
@@ -293,10 +294,13 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   }
   abi::Options run_options = compiled.program->options;
   std::unique_ptr<abi::Output> output;
+  // Names stack frames and symbols; reads nothing until an address needs a name.
+  symbols::Symbolizer symbolizer([&output](const std::string& message) { output->warning(message); });
+  config.symbols = &symbolizer;
   if (run_options.text("oformat") == "json")
-    output = std::make_unique<output::JsonOutput>(out, out_name, stderr, run_options);
+    output = std::make_unique<output::JsonOutput>(out, out_name, stderr, run_options, &symbolizer);
   else
-    output = std::make_unique<output::TextOutput>(out, out_name, stderr, run_options);
+    output = std::make_unique<output::TextOutput>(out, out_name, stderr, run_options, &symbolizer);
   int status = timeline ? run_recorded(*compiled.program, *output, run_options, config, *timeline)
                         : run_session(*compiled.program, *output, run_options, config);
   if (out != stdout) std::fclose(out);

@@ -9,8 +9,8 @@
 namespace dsched {
 
 RecordConsumer::RecordConsumer(const abi::CompiledProgram& program, AggregationStore& aggregations,
-                               abi::Output& output, abi::Options& options)
-    : program_(program), aggregations_(aggregations), output_(output), options_(options) {}
+                               abi::Output& output, abi::Options& options, abi::Symbolizer* symbols)
+    : program_(program), aggregations_(aggregations), output_(output), options_(options), symbols_(symbols) {}
 
 void RecordConsumer::consume(std::string_view record) {
   if (record.size() < sizeof(abi::RecordHeader)) return;
@@ -21,6 +21,13 @@ void RecordConsumer::consume(std::string_view record) {
     abi::FaultRecord fault;
     std::memcpy(&fault, record.data(), sizeof fault);
     if (fault.clause_epid < program_.records.size()) report_fault(fault);
+    return;
+  }
+  if (header.epid == abi::kProcessEpid) {
+    abi::ProcessRecord process;
+    if (record.size() < sizeof process || !symbols_) return;
+    std::memcpy(&process, record.data(), sizeof process);
+    symbols_->remember_process(static_cast<uint32_t>(process.pid));
     return;
   }
   if (header.epid >= program_.records.size()) return;

@@ -12,6 +12,7 @@
 
 #include "abi/action.h"
 #include "abi/compiled_program.h"
+#include "abi/symbols.h"
 #include "runtime/aggregation_store.h"
 
 namespace dsched {
@@ -19,8 +20,9 @@ namespace dsched {
 class RecordConsumer : public abi::RunContext {
  public:
   // `options` are the run's options; setopt() changes them.
+  // `symbols` (may be null) keeps the mappings of the processes that ProcessRecords announce.
   RecordConsumer(const abi::CompiledProgram& program, AggregationStore& aggregations, abi::Output& output,
-                 abi::Options& options);
+                 abi::Options& options, abi::Symbolizer* symbols = nullptr);
 
   // Handles one record (a fault record reports the fault).
   void consume(std::string_view record);
@@ -53,6 +55,7 @@ class RecordConsumer : public abi::RunContext {
   AggregationStore& aggregations_;
   abi::Output& output_;
   abi::Options& options_;
+  abi::Symbolizer* symbols_;
   std::optional<int> exit_status_;
   bool ending_ = false;
   std::map<uint32_t, std::vector<std::string>> speculations_;

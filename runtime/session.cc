@@ -127,8 +127,8 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.error(error);
     return 1;
   }
-  AggregationStore aggregations(program.aggregations, *object);
-  RecordConsumer consumer(program, aggregations, output, options);
+  AggregationStore aggregations(program.aggregations, *object, config.symbols);
+  RecordConsumer consumer(program, aggregations, output, options, config.symbols);
   RecordLoop loop(consumer);
   ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
   if (!ring) {

@@ -8,6 +8,7 @@
 
 #include "abi/compiled_program.h"
 #include "abi/output.h"
+#include "abi/symbols.h"
 
 namespace dsched {
 
@@ -26,6 +27,7 @@ struct SessionConfig {
   TargetProcess* target = nullptr;  // -c / -p: the run ends when it exits
   bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program
   LoopCompanion* companion = nullptr;  // dsched timeline -s: the recorder, read in the same loop
+  abi::Symbolizer* symbols = nullptr;  // keeps the mappings of processes the programs announce
 };
 
 // Runs `program`, sending everything it prints to `output`. `options` start as the program's and

@@ -139,6 +139,17 @@ llvm::Value* Firing::context_task() {
   return context_task_;
 }
 
+llvm::Value* Firing::stack(llvm::Value* buffer, uint32_t frames, bool user) {
+  // A tracepoint's program runs under bpf_trace_run<N>(); both frames are the tracer's, not the
+  // traced code's. A perf event's program sees the interrupted registers: nothing to skip.
+  constexpr uint64_t kTracepointFrames = 2;
+  uint64_t flags = user ? BPF_F_USER_STACK
+                        : (hook_->attach_kind() == abi::AttachPoint::Kind::Tracepoint ? kTracepointFrames : 0);
+  Ir& ir = l_.ir;
+  return ir.helper(BPF_FUNC_get_stack,
+                   {context_, buffer, ir.const64(8 * int64_t(frames)), ir.const64(int64_t(flags))});
+}
+
 llvm::Value* Firing::context_tid() {
   if (!context_tid_) {
     Ir& ir = l_.ir;

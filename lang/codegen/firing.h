@@ -64,6 +64,10 @@ class Firing {
   // (a store of 0 must not cost a lookup on every firing).
   llvm::Value* thread_locals(bool shared = true);
   void forget_thread_locals();
+  // Writes `frames` program counters of the kernel or the user stack where the probe fired into
+  // `buffer`, zeroing what the stack does not fill; returns the bytes written (negative: none).
+  // Kernel stacks start at the probe's site, past the BPF program and the tracepoint's dispatcher.
+  llvm::Value* stack(llvm::Value* buffer, uint32_t frames, bool user);
   // args[index] as a value of `type`, and argN.
   Value arg(int index, const lang::Type* type);
   llvm::Value* raw_arg(int n) { return hook_->raw_arg(l_, n); }

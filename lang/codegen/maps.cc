@@ -30,6 +30,10 @@ uint32_t ring_size(int64_t requested) {
 
 abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize) {
   if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(strsize));
+  if (key->is_address())
+    return abi::KeyComponent::address(
+        key->kind == lang::TypeKind::Stack ? abi::KeyComponent::Kind::Stack : abi::KeyComponent::Kind::Symbol,
+        key->addresses);
   return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed);
 }
 
@@ -39,7 +43,8 @@ uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ?
 
 uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
   uint64_t size = 0;
-  for (const lang::Type* t : types) size += t->is_string() ? l_.program.options.strsize() : 8;
+  for (const lang::Type* t : types)
+    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : 8;
   return size;
 }
 

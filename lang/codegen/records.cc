@@ -135,6 +135,38 @@ abi::RecordField Records::string(const Value& text) {
   return f;
 }
 
+abi::RecordField Records::addresses(const Value& v) {
+  abi::RecordField f;
+  f.kind = v.type->kind == lang::TypeKind::Stack ? abi::RecordField::Kind::Stack : abi::RecordField::Kind::Symbol;
+  f.addresses = v.type->addresses;
+  f.size = f.addresses.byte_size();
+  f.offset = field(f.size);
+  l_.ir.copy_bytes(at(f.offset), v.v, f.size);
+  return f;
+}
+
+void Records::lead_with_process(llvm::Value* slot) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::Value* pid = b.CreateLShr(ir.helper(BPF_FUNC_get_current_pid_tgid, {}), 32);
+  b.CreateStore(pid, slot);
+  // At most this many processes are announced twice: the least recently seen are forgotten.
+  constexpr uint32_t kProcessesKept = 16384;
+  llvm::GlobalVariable* seen =
+      l_.maps.hook_map({"seen_processes", BPF_MAP_TYPE_LRU_HASH, kProcessesKept, 8, 8, 0, false});
+  llvm::Value* first = b.CreateICmpEQ(
+      ir.helper(BPF_FUNC_map_update_elem, {seen, slot, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
+  ir.when(first, [&] {
+    llvm::Value* announce = l_.firing.scratch(sizeof(abi::ProcessRecord));
+    b.CreateStore(b.getInt32(abi::kProcessEpid), ir.offset_ptr(announce, offsetof(abi::RecordHeader, epid)));
+    b.CreateStore(b.getInt32(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, cpu)));
+    b.CreateStore(ir.const64(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, spec)));
+    b.CreateStore(pid, ir.offset_ptr(announce, offsetof(abi::ProcessRecord, pid)));
+    ir.helper(BPF_FUNC_ringbuf_output,
+              {l_.maps.events(), announce, ir.const64(sizeof(abi::ProcessRecord)), ir.const64(0)});
+  });
+}
+
 abi::RecordField Records::memory(llvm::Value* address, uint32_t size) {
   abi::RecordField f;
   f.kind = abi::RecordField::Kind::String;
@@ -154,6 +186,7 @@ abi::RecordField Records::value(const lang::Expr& e) {
   Value v = l_.exprs.eval(*source);
   if (v.type->is_array() && !v.in_kernel) v = l_.strings.from(v);  // a char array in a D variable
   if (v.type->is_string() || (v.in_kernel && v.type->is_array())) return string(v);
+  if (v.type->is_address()) return addresses(v);
   return integer(v.v, v.type);
 }
 

@@ -33,7 +33,12 @@ class Records {
   // an expression (kernel text goes into the record straight from the kernel).
   abi::RecordField integer(llvm::Value* v, const lang::Type* type);
   abi::RecordField string(const Value& text);
+  // A stack or a symbolic address: the bytes its value points to, as its type lays them out.
+  abi::RecordField addresses(const Value& v);
   abi::RecordField value(const lang::Expr& e);
+  // Stores the current process's id in the word at `slot` (user-space addresses lead with it) and,
+  // the first time the program sees the process, sends a ProcessRecord.
+  void lead_with_process(llvm::Value* slot);
   // `size` bytes of kernel memory at `address`, as they are (tracemem()): user space reads them
   // from the record's bytes at the field's offset. A bad address is a fault.
   abi::RecordField memory(llvm::Value* address, uint32_t size);

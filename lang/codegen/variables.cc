@@ -34,6 +34,9 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
     if (types[i]->is_string()) {
       l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(v));
       offset += strsize;
+    } else if (types[i]->is_address()) {
+      ir.copy_bytes(ir.offset_ptr(key, offset), v.v, types[i]->size);
+      offset += types[i]->size;
     } else {
       ir.b().CreateStore(types[i]->is_integer() ? ir.normalize(v.v, types[i]) : v.v, ir.offset_ptr(key, offset));
       offset += 8;

@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "cformat.h"
+#include "addresses.h"
 #include "histogram.h"
+#include "probe_lines.h"
 
 namespace dsched::output {
 
@@ -29,24 +31,61 @@ void mark_printed_if_any(std::span<Aggregation* const> aggs, bool any) {
 
 std::vector<Value> key_values(const AggregationSpec& spec, std::string_view key) {
   std::vector<Value> out;
-  for (size_t i = 0; i < spec.keys.size(); ++i) {
-    const KeyComponent& c = spec.keys[i];
-    if (c.kind == KeyComponent::Kind::String)
-      out.push_back(Value::string(std::string(key_string(spec, key, i))));
-    else
-      out.push_back(Value::integer(key_integer(spec, key, i), c.size, c.is_signed));
+  for (size_t i = 0; i < spec.keys.size(); ++i) out.push_back(abi::key_value(spec, key, i));
+  return out;
+}
+
+bool has_stack_key(const AggregationSpec& spec) {
+  return std::any_of(spec.keys.begin(), spec.keys.end(),
+                     [](const KeyComponent& c) { return c.kind == KeyComponent::Kind::Stack; });
+}
+
+// One key component as a segment of a folded line.
+std::string folded_key(const Value& v, const RenderContext& context) {
+  switch (v.kind) {
+    case Value::Kind::Stack: return folded_stack(context.symbols, v);
+    case Value::Kind::Symbol: return address_text(context.symbols, v);
+    case Value::Kind::String: return v.text;
+    default: return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
+  }
+}
+
+// A histogram's folded value is its number of samples.
+int64_t folded_value(const AggValue& value) {
+  if (value.kind != AggValue::Kind::Histogram) return value.number;
+  int64_t total = 0;
+  for (const abi::HistogramRow& row : value.rows) total += row.count / int64_t(value.normal);
+  return total;
+}
+
+std::string print_folded(const Aggregation& agg, const SortOptions& options, const RenderContext& context) {
+  const Aggregation* one[] = {&agg};
+  std::string out;
+  for (const JoinedRow& row : abi::joined_rows(one, options)) {
+    std::string line;
+    for (const Value& key : key_values(agg.spec(), row.key)) {
+      std::string segment = folded_key(key, context);
+      if (segment.empty()) continue;
+      if (!line.empty()) line += ";";
+      line += segment;
+    }
+    out += line + " " + std::to_string(folded_value(agg.value(row.values[0]))) + "\n";
   }
   return out;
 }
 
 }  // namespace
 
-std::string format_keys(const AggregationSpec& spec, std::string_view key) {
+std::string format_keys(const AggregationSpec& spec, std::string_view key, const RenderContext& context) {
   std::string out;
   for (size_t i = 0; i < spec.keys.size(); ++i) {
     const KeyComponent& c = spec.keys[i];
     if (c.kind == KeyComponent::Kind::String) {
       out += cformat("  %-50s", std::string(key_string(spec, key, i)).c_str());
+      continue;
+    }
+    if (c.kind == KeyComponent::Kind::Stack || c.kind == KeyComponent::Kind::Symbol) {
+      out += render_trace(abi::key_value(spec, key, i), false, context);
       continue;
     }
     const int64_t v = key_integer(spec, key, i);
@@ -70,20 +109,23 @@ std::string format_value(const AggValue& value) {
   return cformat(" %16lld", (long long)value.number);
 }
 
-std::string print_entries(std::span<const Aggregation* const> aggs, const SortOptions& options) {
+std::string print_entries(std::span<const Aggregation* const> aggs, const SortOptions& options,
+                          const RenderContext& context) {
   std::string out;
   if (aggs.empty()) return out;
+  if (context.folded_stacks && aggs.size() == 1 && has_stack_key(aggs[0]->spec()))
+    return print_folded(*aggs[0], options, context);
   for (const JoinedRow& row : abi::joined_rows(aggs, options)) {
-    out += format_keys(aggs[0]->spec(), row.key);
+    out += format_keys(aggs[0]->spec(), row.key, context);
     for (size_t a = 0; a < aggs.size(); ++a) out += format_value(aggs[a]->value(row.values[a]));
     out += "\n";
   }
   return out;
 }
 
-std::string printa_plain(std::span<Aggregation* const> aggs, const SortOptions& options) {
+std::string printa_plain(std::span<Aggregation* const> aggs, const SortOptions& options, const RenderContext& context) {
   const std::vector<const Aggregation*> view = as_const(aggs);
-  std::string out = "\n" + print_entries(view, options);
+  std::string out = "\n" + print_entries(view, options, context);
   mark_printed_if_any(aggs, out.size() > 1);
   return out;
 }
@@ -111,7 +153,8 @@ std::string printa_formatted(const printf_spec::Format& format, std::span<Aggreg
   return out;
 }
 
-std::string print_end_of_run(std::span<const Aggregation* const> all, const SortOptions& options) {
+std::string print_end_of_run(std::span<const Aggregation* const> all, const SortOptions& options,
+                             const RenderContext& context) {
   std::vector<const Aggregation*> order(all.begin(), all.end());
   std::stable_sort(order.begin(), order.end(), [&](const Aggregation* l, const Aggregation* r) {
     return options.reverse ? l->spec().id > r->spec().id : l->spec().id < r->spec().id;
@@ -120,7 +163,7 @@ std::string print_end_of_run(std::span<const Aggregation* const> all, const Sort
   for (const Aggregation* agg : order) {
     if (agg->printed() || agg->entries().empty()) continue;
     const Aggregation* one[] = {agg};
-    out += print_entries(one, options);
+    out += print_entries(one, options, context);
   }
   return out;
 }

@@ -3,7 +3,9 @@
 // (the format once per entry: key conversions take the keys, '%@' conversions the values).
 //
 // Keys: integers by D size " %16lld", " %8d", " %5d", " %3d" (unsigned types with 'u'),
-// strings "  %-50s". Values: " %16lld" (signed) or " %16llu" (unsigned), histograms as
+// strings and symbols "  %-50s", stacks "\n" and a line per frame. With folded stacks, an
+// aggregation keyed by a stack prints each entry as one flame-graph line instead: its keys joined
+// by ';' (stacks root first), a space and its value. Values: " %16lld" (signed) or " %16llu" (unsigned), histograms as
 // histogram.h renders them (their leading "\n" ends the key line).
 #pragma once
 
@@ -17,15 +19,17 @@
 
 namespace dsched::output {
 
-std::string format_keys(const abi::AggregationSpec& spec, std::string_view key);
+std::string format_keys(const abi::AggregationSpec& spec, std::string_view key, const RenderContext& context = {});
 std::string format_value(const abi::AggValue& value);
 
 // Every entry of `aggs` (one aggregation, or several with the same key signature side by
 // side), sorted, without any leading newline.
-std::string print_entries(std::span<const abi::Aggregation* const> aggs, const abi::SortOptions& options);
+std::string print_entries(std::span<const abi::Aggregation* const> aggs, const abi::SortOptions& options,
+                          const RenderContext& context = {});
 
 // printa(@a, ...) without a format: "\n" then the entries. Marks the aggregations printed.
-std::string printa_plain(std::span<abi::Aggregation* const> aggs, const abi::SortOptions& options);
+std::string printa_plain(std::span<abi::Aggregation* const> aggs, const abi::SortOptions& options,
+                        const RenderContext& context = {});
 
 // printa(format, @a, ...). `format` must have passed printf_spec::check_printa_args for these
 // aggregations. Marks the aggregations printed.
@@ -34,6 +38,7 @@ std::string printa_formatted(const printf_spec::Format& format, std::span<abi::A
 
 // At exit (after END): "\n", then every aggregation never printed by printa() that has
 // entries, in aggregation id order (reversed under aggsortrev, as DTrace does).
-std::string print_end_of_run(std::span<const abi::Aggregation* const> all, const abi::SortOptions& options);
+std::string print_end_of_run(std::span<const abi::Aggregation* const> all, const abi::SortOptions& options,
+                             const RenderContext& context = {});
 
 }  // namespace dsched::output

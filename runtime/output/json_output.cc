@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "abi/aggregation_order.h"
+#include "addresses.h"
 #include "agg_print.h"
 #include "printf_render.h"
 #include "probe_lines.h"
@@ -18,32 +19,28 @@ int64_t wall_clock_ns() {
   return int64_t(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
-json value_json(const abi::Value& v) {
+// Stacks are arrays of frames, leaf first, as the text output names them.
+json value_json(const abi::Value& v, abi::Symbolizer* symbols) {
   switch (v.kind) {
     case abi::Value::Kind::Integer: return v.is_signed ? json(v.as_signed()) : json(v.as_unsigned());
     case abi::Value::Kind::String: return v.text;
     case abi::Value::Kind::Float: return double(v.real);
-    case abi::Value::Kind::Stack: return v.frames;
+    case abi::Value::Kind::Stack: return stack_frames(symbols, v);
+    case abi::Value::Kind::Symbol: return address_text(symbols, v);
   }
   return nullptr;
 }
 
 // The components of a packed key, as their D types read them.
-json keys_json(const abi::AggregationSpec& spec, std::string_view key) {
+json keys_json(const abi::AggregationSpec& spec, std::string_view key, abi::Symbolizer* symbols) {
   json keys = json::array();
-  for (size_t i = 0; i < spec.keys.size(); ++i) {
-    const abi::KeyComponent& component = spec.keys[i];
-    if (component.kind == abi::KeyComponent::Kind::String) {
-      keys.push_back(std::string(abi::key_string(spec, key, i)));
-    } else {
-      keys.push_back(value_json(abi::Value::integer(abi::key_integer(spec, key, i), component.size, component.is_signed)));
-    }
-  }
+  for (size_t i = 0; i < spec.keys.size(); ++i) keys.push_back(value_json(abi::key_value(spec, key, i), symbols));
   return keys;
 }
 
-json entry_json(const abi::Aggregation& agg, const std::string& key, const std::vector<int64_t>& words) {
-  json entry = {{"keys", keys_json(agg.spec(), key)}};
+json entry_json(const abi::Aggregation& agg, const std::string& key, const std::vector<int64_t>& words,
+                abi::Symbolizer* symbols) {
+  json entry = {{"keys", keys_json(agg.spec(), key, symbols)}};
   abi::AggValue value = agg.value(words);
   if (value.kind == abi::AggValue::Kind::Histogram) {
     json buckets = json::array();
@@ -84,15 +81,17 @@ std::string without_newline(std::string text) {
 
 }  // namespace
 
-json aggregation_json(const abi::Aggregation& agg, const abi::SortOptions& order) {
+json aggregation_json(const abi::Aggregation& agg, const abi::SortOptions& order, abi::Symbolizer* symbols) {
   json data = json::array();
   const abi::Aggregation* one[] = {&agg};
-  for (const abi::JoinedRow& row : abi::joined_rows(one, order)) data.push_back(entry_json(agg, row.key, row.values[0]));
+  for (const abi::JoinedRow& row : abi::joined_rows(one, order))
+    data.push_back(entry_json(agg, row.key, row.values[0], symbols));
   return {{"aggregation-name", agg.spec().name}, {"aggregation-data", std::move(data)}};
 }
 
-JsonOutput::JsonOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options)
-    : data_(out, std::move(out_name)), err_(err), options_(options) {}
+JsonOutput::JsonOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options,
+                       abi::Symbolizer* symbols)
+    : data_(out, std::move(out_name)), err_(err), options_(options), symbols_(symbols) {}
 
 void JsonOutput::matched(std::string_view what, bool is_script, uint64_t probes) {
   message({{"matched", probes}, {is_script ? "script" : "description", what}});
@@ -110,19 +109,20 @@ void JsonOutput::end_firing() {
   firing_ = nullptr;
 }
 
-void JsonOutput::trace(const abi::Value& value) { firing_["output"].push_back({{"value", value_json(value)}}); }
+void JsonOutput::trace(const abi::Value& value) { firing_["output"].push_back({{"value", value_json(value, symbols_)}}); }
 
 void JsonOutput::printf(const printf_spec::Format& format, std::span<const abi::Value> args) {
   json& output = firing_["output"];
-  output.push_back({{"message", render_format(format, args)}});
-  for (const abi::Value& arg : args) output.push_back({{"value", value_json(arg)}});
+  output.push_back({{"message", render_format(format, args, {symbols_})}});
+  for (const abi::Value& arg : args) output.push_back({{"value", value_json(arg, symbols_)}});
 }
 
 void JsonOutput::printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) {
   const abi::SortOptions order = abi::sort_options(options_);
-  std::string text = format ? printa_formatted(*format, aggregations, order) : printa_plain(aggregations, order);
+  std::string text = format ? printa_formatted(*format, aggregations, order, {symbols_})
+                            : printa_plain(aggregations, order, {symbols_});
   for (const abi::Aggregation* agg : aggregations) {
-    json object = aggregation_json(*agg, order);
+    json object = aggregation_json(*agg, order, symbols_);
     if (format) object["message"] = text;
     if (firing_.is_null()) {
       data(object);
@@ -144,7 +144,7 @@ void JsonOutput::report(std::string_view function, std::string_view text) {
 void JsonOutput::end_of_run(std::span<const abi::Aggregation* const> aggregations) {
   const abi::SortOptions order = abi::sort_options(options_);
   for (const abi::Aggregation* agg : aggregations)
-    if (!agg->printed() && !agg->entries().empty()) data(aggregation_json(*agg, order));
+    if (!agg->printed() && !agg->entries().empty()) data(aggregation_json(*agg, order, symbols_));
 }
 
 void JsonOutput::drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) {

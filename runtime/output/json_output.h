@@ -1,7 +1,7 @@
 // The JSON output (-x oformat=json): the events of a run as JSON, one object a line so that it
 // streams, shaped as FreeBSD DTrace's structured output where it has a shape:
 //   a firing    {"timestamp","cpu","id","provider","module","function","name","output":[...]}
-//               output: {"value": v} per trace(), {"message": text} then {"value": arg} per
+//               output: {"value": v} per trace() (a stack: an array of its frames, leaf first), {"message": text} then {"value": arg} per
 //               printf() argument, an aggregation object per printa(), {FUNCTION: text} per report
 //   aggregation {"aggregation-name": name, "aggregation-data": [{"keys": [...], FUNC: v}
 //               or {"keys": [...], "buckets": [{"value": v, "count": c}, ...]}]}
@@ -19,13 +19,15 @@
 #include "abi/aggregation_order.h"
 #include "abi/options.h"
 #include "abi/output.h"
+#include "abi/symbols.h"
 #include "batched_file.h"
 
 namespace dsched::output {
 
 class JsonOutput : public abi::Output {
  public:
-  JsonOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options);
+  JsonOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options,
+             abi::Symbolizer* symbols = nullptr);
 
   void matched(std::string_view what, bool is_script, uint64_t probes) override;
   void begin_firing(const abi::Firing& firing) override;
@@ -50,10 +52,12 @@ class JsonOutput : public abi::Output {
   BatchedFile data_;
   FILE* err_;
   const abi::Options& options_;
+  abi::Symbolizer* symbols_;
   nlohmann::ordered_json firing_;  // the firing being printed; null between firings
 };
 
 // One aggregation as its JSON object ("aggregation-name", "aggregation-data").
-nlohmann::ordered_json aggregation_json(const abi::Aggregation& aggregation, const abi::SortOptions& order);
+nlohmann::ordered_json aggregation_json(const abi::Aggregation& aggregation, const abi::SortOptions& order,
+                                        abi::Symbolizer* symbols = nullptr);
 
 }  // namespace dsched::output

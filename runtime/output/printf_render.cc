@@ -3,6 +3,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "addresses.h"
 #include "cformat.h"
 
 namespace dsched::output {
@@ -11,12 +12,6 @@ using printf_spec::Conversion;
 using printf_spec::Length;
 
 namespace {
-
-std::string hex_address(uint64_t pc) { return cformat("0x%llx", (unsigned long long)pc); }
-
-std::string symbol(const std::function<std::string(uint64_t)>& symbolize, uint64_t pc) {
-  return symbolize ? symbolize(pc) : hex_address(pc);
-}
 
 // "%" plus the flags, width and precision of `conv` (without length and specifier).
 std::string format_prefix(const Conversion& conv, int width, int precision) {
@@ -43,7 +38,9 @@ void require(const Conversion& conv, const Value& v, Value::Kind kind, const cha
 
 // Integer conversions: the C length modifier follows the user's when given (C semantics),
 // otherwise the D size of the argument, as DTrace does.
-std::string render_integer(const Conversion& conv, const std::string& prefix, const Value& v) {
+std::string render_integer(const Conversion& conv, const std::string& prefix, const Value& value) {
+  // A symbol's integer conversions print its address.
+  const Value v = value.kind == Value::Kind::Symbol ? Value::integer(int64_t(value.bits), 8, false) : value;
   require(conv, v, Value::Kind::Integer, "an integer");
   char spec = conv.specifier == 'p' ? 'x' : conv.specifier;
   const bool is_signed_conv = spec == 'd' || spec == 'i';
@@ -75,15 +72,21 @@ std::string render_stack(const Conversion& conv, int width, const Value& v, cons
   // each frame's text.
   const bool left = width < 0 || conv.left;
   const int indent = left ? (width < 0 ? -width : width) : 0;
-  const std::string frame_format = format_prefix(conv, left ? 0 : width, 0) + "s";
-  std::string out = "\n";
-  for (uint64_t pc : v.frames) {
-    if (pc == 0) break;
-    out += std::string(size_t(indent), ' ');
-    out += cformat(frame_format.c_str(), symbol(context.kernel_symbol, pc).c_str());
-    out += "\n";
-  }
-  return out;
+  return stack_text(context.symbols, v, indent, format_prefix(conv, left ? 0 : width, 0) + "s");
+}
+
+// %a and %A: a kernel or user address as a frame ("mod`func+0x10"). A symbol value prints in its
+// own form; a user address needs its process, which only a symbol value carries.
+std::string render_address(const Conversion& conv, const std::string& prefix, const Value& v,
+                           const RenderContext& context) {
+  std::string text;
+  if (v.kind == Value::Kind::Symbol)
+    text = address_text(context.symbols, v);
+  else if (v.kind == Value::Kind::Integer)
+    text = frame_text(conv.specifier == 'a' ? context.symbols : nullptr, false, 0, v.bits);
+  else
+    mismatch(conv, "an address");
+  return cformat((prefix + "s").c_str(), text.c_str());
 }
 
 }  // namespace
@@ -112,11 +115,8 @@ std::string render_conversion(const Conversion& conv, int width, int precision, 
       require(conv, v, Value::Kind::String, "a string");
       return cformat((prefix + "s").c_str(), escape_string(v.text).c_str());
     case 'a':
-    case 'A': {
-      require(conv, v, Value::Kind::Integer, "an address");
-      const auto& symbolize = conv.specifier == 'a' ? context.kernel_symbol : context.user_symbol;
-      return cformat((prefix + "s").c_str(), symbol(symbolize, v.bits).c_str());
-    }
+    case 'A':
+      return render_address(conv, prefix, v, context);
     case 'Y':
       require(conv, v, Value::Kind::Integer, "a walltimestamp");
       return cformat((prefix + "s").c_str(), format_walltime(v.bits).c_str());

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "abi/printf_spec.h"
+#include "abi/symbols.h"
 #include "abi/value.h"
 
 namespace dsched::output {
@@ -18,9 +19,11 @@ namespace dsched::output {
 using abi::Value;
 
 struct RenderContext {
-  // Address to symbol text for %a and %k (kernel) and %A (user). When unset: "0x<hex>".
-  std::function<std::string(uint64_t)> kernel_symbol;
-  std::function<std::string(uint64_t)> user_symbol;
+  // Names the addresses of %a, %A and %k; without it they print as "0x<hex>".
+  abi::Symbolizer* symbols = nullptr;
+  int stack_indent = 14;  // stackindent: spaces before each frame of a traced stack or a stack key
+  // Aggregations keyed by stacks print as folded flame-graph lines ("a;b;c 12", -x foldstacks).
+  bool folded_stacks = false;
 };
 
 // Renders a '%@' conversion of printa(); receives the conversion and its resolved width and

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "addresses.h"
 #include "cformat.h"
 
 namespace dsched::output {
@@ -19,7 +20,7 @@ std::string on_cpu(std::optional<unsigned> cpu) { return cpu ? cformat(" on CPU 
 
 }  // namespace
 
-std::string render_trace(const Value& v, bool quiet) {
+std::string render_trace(const Value& v, bool quiet, const RenderContext& context) {
   switch (v.kind) {
     case Value::Kind::String:
       return quiet ? v.text : cformat("  %-33s", v.text.c_str());
@@ -40,6 +41,10 @@ std::string render_trace(const Value& v, bool quiet) {
         case 4: return cformat(" %10u", unsigned(v.as_unsigned()));
         default: return cformat(" %20llu", (unsigned long long)v.as_unsigned());
       }
+    case Value::Kind::Stack:
+      return stack_text(context.symbols, v, context.stack_indent);
+    case Value::Kind::Symbol:
+      return cformat("  %-50s", address_text(context.symbols, v).c_str());
     default:
       throw std::invalid_argument("trace( ) takes an integer or a string");
   }

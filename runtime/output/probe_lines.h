@@ -11,6 +11,7 @@
 
 #include "abi/output.h"
 #include "abi/value.h"
+#include "printf_render.h"
 
 namespace dsched::output {
 
@@ -19,7 +20,7 @@ using abi::Value;
 // trace(x): strings "  %-33s" (quiet: "%s"); signed integers by D size 8/4/2/1 " %19ld",
 // " %10d", " %5hd", " %3hhd", unsigned " %20lu", " %10u", " %5hu", " %3hhu" (quiet: the bare
 // number).
-std::string render_trace(const Value& value, bool quiet);
+std::string render_trace(const Value& value, bool quiet, const RenderContext& context = {});
 
 // The heading printed before the first record of a non-quiet run.
 std::string heading();

@@ -7,8 +7,13 @@
 
 namespace dsched::output {
 
-TextOutput::TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options)
-    : data_(out, std::move(out_name)), err_(err), options_(options) {}
+TextOutput::TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options,
+                       abi::Symbolizer* symbols)
+    : data_(out, std::move(out_name)), err_(err), options_(options), symbols_(symbols) {}
+
+RenderContext TextOutput::context() const {
+  return {symbols_, int(options_.number("stackindent")), options_.flag("foldstacks")};
+}
 
 void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes) {
   if (!options_.quiet()) message(matched_probes(is_script, what, probes));
@@ -28,21 +33,22 @@ void TextOutput::end_firing() {
   if (!quiet_firing_) data_.append("\n");
 }
 
-void TextOutput::trace(const abi::Value& value) { data_.append(render_trace(value, quiet_firing_)); }
+void TextOutput::trace(const abi::Value& value) { data_.append(render_trace(value, quiet_firing_, context())); }
 
 void TextOutput::printf(const printf_spec::Format& format, std::span<const abi::Value> args) {
-  data_.append(render_format(format, args));
+  data_.append(render_format(format, args, context()));
 }
 
 void TextOutput::printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) {
   const abi::SortOptions sort = abi::sort_options(options_);
-  data_.append(format ? printa_formatted(*format, aggregations, sort) : printa_plain(aggregations, sort));
+  data_.append(format ? printa_formatted(*format, aggregations, sort, context())
+                      : printa_plain(aggregations, sort, context()));
 }
 
 void TextOutput::report(std::string_view, std::string_view text) { data_.append(text); }
 
 void TextOutput::end_of_run(std::span<const abi::Aggregation* const> aggregations) {
-  data_.append(print_end_of_run(aggregations, abi::sort_options(options_)));
+  data_.append(print_end_of_run(aggregations, abi::sort_options(options_), context()));
 }
 
 void TextOutput::drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) {

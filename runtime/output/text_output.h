@@ -9,13 +9,16 @@
 #include "abi/options.h"
 #include "abi/output.h"
 #include "batched_file.h"
+#include "printf_render.h"
 
 namespace dsched::output {
 
 class TextOutput : public abi::Output {
  public:
   // `options` are read at each event: setopt() may change quiet and the sort options.
-  TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options);
+  // `symbols` (may be null: addresses print as hex) names the addresses of stacks and symbols.
+  TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Options& options,
+             abi::Symbolizer* symbols = nullptr);
 
   void matched(std::string_view what, bool is_script, uint64_t probes) override;
   void begin_firing(const abi::Firing& firing) override;
@@ -34,10 +37,12 @@ class TextOutput : public abi::Output {
 
  private:
   void message(const std::string& line);
+  RenderContext context() const;
 
   BatchedFile data_;
   FILE* err_;
   const abi::Options& options_;
+  abi::Symbolizer* symbols_;
   bool heading_printed_ = false;
   unsigned flow_depth_ = 0;  // flowindent: how deep the entries printed so far are
   bool quiet_firing_ = false;  // quiet as the current firing began: setopt() applies from the next

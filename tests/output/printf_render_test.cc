@@ -101,16 +101,29 @@ TEST_CASE("floating-point conversions") {
   CHECK(render("%.2Lf", {Value::floating(2.25L)}) == "2.25");
 }
 
+// Every kernel address below 0x100 is in function f<address / 16 * 16> of vmlinux.
+class FakeSymbols : public dsched::abi::Symbolizer {
+ public:
+  dsched::abi::Symbol kernel(uint64_t pc) override {
+    if (pc >= 0x100) return {};
+    return {"vmlinux", "f" + std::to_string(pc / 16 * 16), pc / 16 * 16};
+  }
+  dsched::abi::Symbol user(uint32_t pid, uint64_t pc) override { return {"a.out", "u" + std::to_string(pid), pc}; }
+  void remember_process(uint32_t) override {}
+};
+
 TEST_CASE("symbols and stacks go through the symbolizer") {
-  RenderContext ctx;
-  ctx.kernel_symbol = [](uint64_t pc) { return "vmlinux`f" + std::to_string(pc); };
+  FakeSymbols symbols;
+  RenderContext ctx{&symbols};
   CHECK(render("%a", {Value::integer(16, 8, false)}, ctx) == "vmlinux`f16");
+  CHECK(render("%a", {Value::integer(18, 8, false)}, ctx) == "vmlinux`f16+0x2");
+  CHECK(render("%a", {Value::integer(0x200, 8, false)}, ctx) == "0x200");
   CHECK(render("%a", {Value::integer(0xabc, 8, false)}) == "0xabc");
   CHECK(render("%A", {Value::integer(0x10, 8, false)}) == "0x10");
   const Value stack = Value::stack({1, 2, 0, 3});
-  CHECK(render("%k", {stack}, ctx) == "\nvmlinux`f1\nvmlinux`f2\n");
-  CHECK(render("%-4k", {stack}, ctx) == "\n    vmlinux`f1\n    vmlinux`f2\n");
-  CHECK(render("%12k", {stack}, ctx) == "\n  vmlinux`f1\n  vmlinux`f2\n");
+  CHECK(render("%k", {stack}, ctx) == "\nvmlinux`f0+0x1\nvmlinux`f0+0x2\n");
+  CHECK(render("%-16k", {stack}, ctx) == "\n                vmlinux`f0+0x1\n                vmlinux`f0+0x2\n");
+  CHECK(render("%16k", {stack}, ctx) == "\n  vmlinux`f0+0x1\n  vmlinux`f0+0x2\n");
 }
 
 TEST_CASE("values that do not fit the format are refused") {

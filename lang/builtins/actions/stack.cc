@@ -1,22 +1,70 @@
-// stack() and ustack(): not available yet; refused where they are used.
+// stack([frames]) and ustack([frames [, strsize]]): the kernel or the user-space stack where the
+// probe fired, as program counters (a user stack led by its process id, so user space can name
+// its frames). As a statement each records its stack; as an aggregation key the stack is part of
+// the key. The frame count is a constant (default: the stackframes and ustackframes options), so
+// every stack of a clause takes the same room in a record or a key.
+#include <linux/bpf.h>
+
 #include "lang/builtins/support.h"
+#include "lang/codegen/firing.h"
+#include "lang/codegen/ir.h"
+#include "lang/codegen/records.h"
 #include "lang/diagnostics.h"
+#include "lang/program.h"
 
 namespace dsched::lang {
 namespace {
 
+// The kernel's perf_event_max_stack default: bpf_get_stack() records no more frames.
+constexpr int64_t kMaxFrames = 127;
+
 class Stack : public NamedFunction {
  public:
-  Stack(std::string_view name, Arity arity) : NamedFunction(name, arity) {}
+  Stack(std::string_view name, Arity arity, bool user, const char* frames_option)
+      : NamedFunction(name, arity), user_(user), frames_option_(frames_option) {}
+
+  void check(Checker& c, ExprPtr& call) const override {
+    int64_t frames = call->operands.empty() ? c.program().options.number(frames_option_)
+                                            : check_constant_arg(c, *call, 0, "the number of frames", 1, kMaxFrames);
+    // ustack()'s string space holds what ustack helpers (JIT runtimes on Solaris) name; Linux has
+    // no such helpers, so there is never a string to record and the space is only checked.
+    if (call->operands.size() > 1) check_constant_arg(c, *call, 1, "the string size", 0, 1 << 20);
+    call->type = c.types().stack(user_, uint32_t(frames));
+  }
+
+  codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    const abi::AddressLayout& layout = call.type->addresses;
+    llvm::Value* buffer = l.firing.scratch(layout.byte_size());
+    llvm::Value* frames = buffer;
+    if (user_) {
+      l.records.lead_with_process(buffer);
+      frames = ir.offset_ptr(buffer, 8);
+    }
+    // Fills the frames the kernel finds and zeroes the rest (all of it on failure), so equal
+    // stacks make equal keys.
+    l.firing.stack(frames, layout.frames, user_);
+    return {buffer, call.type};
+  }
+
+ private:
+  bool user_;
+  const char* frames_option_;
+};
+
+class JavaStack : public NamedFunction {
+ public:
+  JavaStack() : NamedFunction("jstack", {0, 2}) {}
   void check(Checker&, ExprPtr& call) const override {
-    fail(call->loc, std::string(name()) + "() is not supported yet: dsched cannot record stacks");
+    fail(call->loc, "jstack() is not supported: it needs the Java VM's ustack helper, which Linux does not have; "
+                    "use ustack() for the native frames");
   }
   codegen::Value lower(codegen::Lowering&, const Expr& call) const override { return no_value(call); }
 };
 
-const Registered<Stack> stack("stack", Arity{0, 1});
-const Registered<Stack> ustack("ustack", Arity{0, 2});
-const Registered<Stack> jstack("jstack", Arity{0, 2});
+const Registered<Stack> stack("stack", Arity{0, 1}, false, "stackframes");
+const Registered<Stack> ustack("ustack", Arity{0, 2}, true, "ustackframes");
+const Registered<JavaStack> jstack;
 
 }  // namespace
 }  // namespace dsched::lang

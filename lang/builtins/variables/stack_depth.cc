@@ -1,7 +1,7 @@
 // stackdepth and ustackdepth: how many frames the kernel and the user stack hold where the probe
-// fired (at most the kernel's perf_event_max_stack, 127 by default).
-#include <linux/bpf.h>
-
+// fired (at most the kernel's perf_event_max_stack, 127 by default); caller and ucaller: the
+// program counter the kernel thread was at (the function holding the probe) and the one the user
+// thread was at when it entered the kernel.
 #include "lang/builtins/support.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -9,28 +9,40 @@
 namespace dsched::lang {
 namespace {
 
-constexpr uint64_t kMaxFrames = 127;
+constexpr uint32_t kMaxFrames = 127;
 
 class StackDepth : public NamedVariable {
  public:
-  StackDepth(std::string_view name, uint64_t flags) : NamedVariable(name, "uint32_t"), flags_(flags) {}
+  StackDepth(std::string_view name, bool user) : NamedVariable(name, "uint32_t"), user_(user) {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
-    // bpf_get_stack() writes the frames and returns their size in bytes (negative on failure).
-    llvm::Value* frames = l.firing.scratch(kMaxFrames * 8);
-    llvm::Value* bytes = ir.helper(BPF_FUNC_get_stack, {l.firing.context(), frames,
-                                                        ir.const64(kMaxFrames * 8), ir.const64(int64_t(flags_))});
+    llvm::Value* bytes = l.firing.stack(l.firing.scratch(kMaxFrames * 8), kMaxFrames, user_);
     llvm::Value* depth = b.CreateLShr(bytes, 3);
     return {b.CreateSelect(b.CreateICmpSLT(bytes, ir.const64(0)), ir.const64(0), depth), use.type};
   }
 
  private:
-  uint64_t flags_;
+  bool user_;
 };
 
-const Registered<StackDepth> stackdepth("stackdepth", 0);
-const Registered<StackDepth> ustackdepth("ustackdepth", BPF_F_USER_STACK);
+class Caller : public NamedVariable {
+ public:
+  Caller(std::string_view name, bool user) : NamedVariable(name, user ? "uint64_t" : "uintptr_t"), user_(user) {}
+  codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
+    llvm::Value* frame = l.firing.scratch(8);
+    l.firing.stack(frame, 1, user_);  // no stack: the frame is zeroed
+    return {l.ir.b().CreateLoad(l.ir.i64(), frame), use.type};
+  }
+
+ private:
+  bool user_;
+};
+
+const Registered<StackDepth> stackdepth("stackdepth", false);
+const Registered<StackDepth> ustackdepth("ustackdepth", true);
+const Registered<Caller> caller("caller", false);
+const Registered<Caller> ucaller("ucaller", true);
 
 }  // namespace
 }  // namespace dsched::lang

@@ -1,0 +1,219 @@
+#include "runtime/symbols/elf_symbols.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <limits>
+
+namespace dsched::symbols {
+namespace {
+
+constexpr uint32_t kNoteGnuBuildId = 3;  // NT_GNU_BUILD_ID
+
+// An open ELF handle and the descriptor or memory under it.
+class OpenElf {
+ public:
+  explicit OpenElf(const std::string& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    check_kind();
+  }
+  explicit OpenElf(std::string& image) {
+    elf_ = elf_memory(image.data(), image.size());
+    check_kind();
+  }
+  ~OpenElf() {
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) close(fd_);
+  }
+  OpenElf(const OpenElf&) = delete;
+  OpenElf& operator=(const OpenElf&) = delete;
+  Elf* get() const { return elf_; }
+
+ private:
+  void check_kind() {
+    if (elf_ && elf_kind(elf_) != ELF_K_ELF) elf_end(elf_), elf_ = nullptr;
+  }
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+void init_libelf() {
+  static const bool ready = elf_version(EV_CURRENT) != EV_NONE;
+  (void)ready;
+}
+
+std::string section_name(Elf* elf, const GElf_Shdr& header) {
+  size_t names = 0;
+  if (elf_getshdrstrndx(elf, &names) != 0) return {};
+  const char* name = elf_strptr(elf, names, header.sh_name);
+  return name ? name : "";
+}
+
+// The section of `type` (or named `name`), with its header, or null.
+Elf_Scn* find_section(Elf* elf, uint32_t type, std::string_view name, GElf_Shdr& header) {
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    if (!gelf_getshdr(section, &header)) continue;
+    if (name.empty() ? header.sh_type == type : section_name(elf, header) == name) return section;
+  }
+  return nullptr;
+}
+
+std::string hex(const unsigned char* bytes, size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  std::string text;
+  for (size_t i = 0; i < size; ++i) text += {digits[bytes[i] >> 4], digits[bytes[i] & 15]};
+  return text;
+}
+
+std::string read_build_id(Elf* elf) {
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    GElf_Nhdr note;
+    size_t name_at = 0, desc_at = 0;
+    for (size_t at = 0; data && (at = gelf_getnote(data, at, &note, &name_at, &desc_at)) > 0;) {
+      const char* bytes = static_cast<const char*>(data->d_buf);
+      if (note.n_type == kNoteGnuBuildId && note.n_namesz == 4 && std::string_view(bytes + name_at, 3) == "GNU")
+        return hex(reinterpret_cast<const unsigned char*>(bytes + desc_at), note.n_descsz);
+    }
+  }
+  return {};
+}
+
+// The file name .gnu_debuglink points to, or empty.
+std::string read_debuglink(Elf* elf) {
+  GElf_Shdr header;
+  Elf_Scn* section = find_section(elf, 0, ".gnu_debuglink", header);
+  Elf_Data* data = section ? elf_getdata(section, nullptr) : nullptr;
+  if (!data || data->d_size == 0) return {};
+  const char* text = static_cast<const char*>(data->d_buf);
+  return std::string(text, strnlen(text, data->d_size));
+}
+
+bool has_symtab(Elf* elf) {
+  GElf_Shdr header;
+  return find_section(elf, SHT_SYMTAB, {}, header) && header.sh_size > 0;
+}
+
+std::string directory_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
+
+class ElfReader {
+ public:
+  // `path` empty: an image in memory, which has no debug files.
+  static std::shared_ptr<const ElfSymbols> read(Elf* main, const std::string& path, const std::string& debug_root) {
+    auto symbols = std::make_shared<ElfSymbols>();
+    if (!read_segments(main, *symbols)) return nullptr;
+    symbols->build_id_ = read_build_id(main);
+    if (has_symtab(main) || path.empty()) {
+      read_functions(main, *symbols);
+    } else if (auto debug = open_debug_file(main, path, debug_root, symbols->build_id_)) {
+      read_functions(debug->get(), *symbols);
+    } else {
+      read_functions(main, *symbols);
+    }
+    symbols->functions_.seal();
+    return symbols;
+  }
+
+ private:
+  static bool read_segments(Elf* elf, ElfSymbols& symbols) {
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return false;
+    for (size_t i = 0; i < count; ++i) {
+      GElf_Phdr header;
+      if (gelf_getphdr(elf, static_cast<int>(i), &header) && header.p_type == PT_LOAD)
+        symbols.segments_.push_back({header.p_offset, header.p_vaddr, header.p_filesz, header.p_memsz});
+    }
+    return true;
+  }
+
+  // The separate debug file with a .symtab for `main`: by build-id first, then by debuglink in the
+  // places GDB looks (next to the file, in its .debug/, under the debug root).
+  static std::unique_ptr<OpenElf> open_debug_file(Elf* main, const std::string& path, const std::string& debug_root,
+                                                  const std::string& build_id) {
+    std::vector<std::string> candidates;
+    if (build_id.size() > 2)
+      candidates.push_back(debug_root + "/.build-id/" + build_id.substr(0, 2) + "/" +
+                           build_id.substr(2) + ".debug");
+    if (std::string link = read_debuglink(main); !link.empty()) {
+      std::string directory = directory_of(path);
+      for (std::string place : {directory + "/", directory + "/.debug/", debug_root + directory + "/"})
+        if (place + link != path) candidates.push_back(place + link);
+    }
+    for (const std::string& candidate : candidates) {
+      auto debug = std::make_unique<OpenElf>(candidate);
+      if (!debug->get() || !has_symtab(debug->get())) continue;
+      std::string debug_id = read_build_id(debug->get());
+      if (build_id.empty() || debug_id.empty() || debug_id == build_id) return debug;
+    }
+    return nullptr;
+  }
+
+  // .symtab when the file has one, else .dynsym: the defined functions.
+  static void read_functions(Elf* elf, ElfSymbols& symbols) {
+    GElf_Shdr header;
+    Elf_Scn* section = find_section(elf, SHT_SYMTAB, {}, header);
+    if (!section || header.sh_size == 0) section = find_section(elf, SHT_DYNSYM, {}, header);
+    Elf_Data* data = section ? elf_getdata(section, nullptr) : nullptr;
+    if (!data || header.sh_entsize == 0) return;
+    for (size_t i = 0, count = header.sh_size / header.sh_entsize; i < count; ++i) {
+      GElf_Sym symbol;
+      if (!gelf_getsym(data, static_cast<int>(i), &symbol)) continue;
+      int type = GELF_ST_TYPE(symbol.st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || symbol.st_shndx == SHN_UNDEF || symbol.st_value == 0)
+        continue;
+      const char* text = elf_strptr(elf, header.sh_link, symbol.st_name);
+      if (!text || !*text) continue;
+      // A .symtab names versioned definitions "pthread_create@@GLIBC_2.34"; the function is the name.
+      std::string_view name(text);
+      name = name.substr(0, name.find('@'));
+      int binding = GELF_ST_BIND(symbol.st_info);
+      uint32_t rank = (binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2) + 4 * alias_rank(name);
+      if (symbol.st_size > 0)
+        symbols.functions_.add_sized(symbol.st_value, symbol.st_size, name, 0, rank);
+      else
+        symbols.functions_.add_open(symbol.st_value, segment_end(symbols, symbol.st_value), name, 0, rank);
+    }
+  }
+
+  static uint64_t segment_end(const ElfSymbols& symbols, uint64_t vaddr) {
+    for (const auto& segment : symbols.segments_)
+      if (vaddr >= segment.vaddr && vaddr < segment.vaddr + segment.memsz) return segment.vaddr + segment.memsz;
+    return std::numeric_limits<uint64_t>::max();
+  }
+};
+
+std::shared_ptr<const ElfSymbols> ElfSymbols::read_file(const std::string& open_path, const std::string& path,
+                                                        const std::string& debug_root) {
+  init_libelf();
+  OpenElf elf(open_path);
+  return elf.get() ? ElfReader::read(elf.get(), path, debug_root) : nullptr;
+}
+
+std::shared_ptr<const ElfSymbols> ElfSymbols::read_image(std::string image) {
+  init_libelf();
+  OpenElf elf(image);
+  return elf.get() ? ElfReader::read(elf.get(), {}, {}) : nullptr;
+}
+
+std::optional<ElfSymbols::Function> ElfSymbols::find(uint64_t file_offset) const {
+  for (const Segment& segment : segments_) {
+    if (file_offset < segment.offset || file_offset - segment.offset >= segment.filesz) continue;
+    uint64_t vaddr = segment.vaddr + (file_offset - segment.offset);
+    const AddressTable::Range* range = functions_.find(vaddr);
+    if (!range) return std::nullopt;
+    return Function{functions_.name(*range), vaddr - range->start};
+  }
+  return std::nullopt;
+}
+
+}  // namespace dsched::symbols
