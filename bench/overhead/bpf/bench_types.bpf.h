@@ -39,6 +39,18 @@ static __always_inline bool native_call(void) {
   return !(task->thread_info.status & TS_COMPAT);
 }
 
+// Adds 1 to the count at `key` in a per-CPU hash of u64 counts, inserting the key when it is new.
+static __always_inline void count_one(void *map, u32 key) {
+  u64 *n = bpf_map_lookup_elem(map, &key);
+  if (!n) {
+    u64 zero = 0;
+    bpf_map_update_elem(map, &key, &zero, BPF_NOEXIST);
+    n = bpf_map_lookup_elem(map, &key);
+    if (!n) return;
+  }
+  *n += 1;
+}
+
 // quantize() buckets as DTrace lays them out for non-negative values: bucket 0 holds 0, bucket
 // n + 1 holds [2^n, 2^(n+1)).
 #define QUANTIZE_BUCKETS 65

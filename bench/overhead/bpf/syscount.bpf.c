@@ -11,15 +11,7 @@ struct {
 SEC("tp_btf/sys_enter")
 int BPF_PROG(syscount, struct pt_regs *regs, long id) {
   if (id != NR_READ || !native_call()) return 0;
-  u32 key = 0;
-  u64 *n = bpf_map_lookup_elem(&read_calls, &key);
-  if (!n) {
-    u64 zero = 0;
-    bpf_map_update_elem(&read_calls, &key, &zero, BPF_NOEXIST);
-    n = bpf_map_lookup_elem(&read_calls, &key);
-    if (!n) return 0;
-  }
-  *n += 1;
+  count_one(&read_calls, 0);
   return 0;
 }
 
