@@ -1,20 +1,22 @@
 #!/bin/sh
 # Builds and runs dsched's benchmarks, printing their tables (see docs/performance.md).
-#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [symbols]   default: all seven
+#   bench/run.sh [startup] [overhead] [frontend] [ctprof] [syscall] [timeline] [symbols] [scaling]
+#                default: all eight
 # Environment: BENCH_BUILD_DIR (default build-bench next to bench/), STARTUP_ARGS (e.g. "--runs 20"),
 # OVERHEAD_ARGS (e.g. "--runs 5 --loops 200000 --cpu 0"), SYSCALL_ARGS (e.g. "--runs 5 --calls 1000000"),
-# TIMELINE_ARGS (e.g. "--runs 9").
+# TIMELINE_ARGS (e.g. "--runs 9"), SCALING_ARGS (e.g. "--runs 5 --svg docs/scaling.svg").
 # Needs root (BPF, perf events).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-benches=${*:-startup overhead frontend ctprof syscall timeline symbols}
+benches=${*:-startup overhead frontend ctprof syscall timeline symbols scaling}
 
 targets=""
 for b in $benches; do
   case $b in
     startup|overhead|frontend|ctprof|syscall|timeline|symbols) targets="$targets ${b}_bench" ;;
-    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, symbols)" >&2; exit 2 ;;
+    scaling) targets="$targets dsched" ;;
+    *) echo "run.sh: unknown benchmark '$b' (startup, overhead, frontend, ctprof, syscall, timeline, symbols, scaling)" >&2; exit 2 ;;
   esac
 done
 cmake -S "$root" -B "$build" >/dev/null
@@ -24,7 +26,7 @@ cmake --build "$build" -j2 --target $targets >/dev/null
 # bpftrace attaches classic tracepoints through tracefs, which a fresh machine does not mount:
 # mount it in a private mount namespace so the machine's own mounts stay as they were.
 export build root benches STARTUP_ARGS="${STARTUP_ARGS:-}" OVERHEAD_ARGS="${OVERHEAD_ARGS:-}" \
-  SYSCALL_ARGS="${SYSCALL_ARGS:-}" TIMELINE_ARGS="${TIMELINE_ARGS:-}"
+  SYSCALL_ARGS="${SYSCALL_ARGS:-}" TIMELINE_ARGS="${TIMELINE_ARGS:-}" SCALING_ARGS="${SCALING_ARGS:-}"
 exec unshare --mount --propagation private sh -eu -c '
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
   run() { echo "== $*"; "$@"; echo; }
@@ -37,6 +39,7 @@ exec unshare --mount --propagation private sh -eu -c '
       syscall) run "$build/bench/syscall/syscall_bench" $SYSCALL_ARGS ;;
       timeline) run "$build/bench/timeline/timeline_bench" $TIMELINE_ARGS ;;
       symbols) run "$build/bench/symbols/symbols_bench" ;;
+      scaling) run python3 "$root/bench/scaling/scaling.py" "$build/runtime/dsched" $SCALING_ARGS ;;
     esac
   done
 '

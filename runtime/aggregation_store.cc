@@ -1,6 +1,7 @@
 #include "runtime/aggregation_store.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -42,23 +43,45 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
     return agg;
   }
   const bool merging = symbols_ && merges_keys(spec);
+  auto take = [&](std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) {
+    if (!merging) return agg.merge(key, per_cpu_values);
+    std::string raw(key.begin(), key.end());
+    std::string merged = merged_key(spec, raw);
+    agg.merge({reinterpret_cast<const uint8_t*>(merged.data()), merged.size()}, per_cpu_values);
+    merged_[id][merged].push_back(std::move(raw));
+  };
+  merged_.at(id).clear();
+  if (read_batches(fd, spec.key_size(), values.size(), take)) return agg;
+  agg.reset();
   merged_.at(id).clear();
   std::vector<uint8_t> key(spec.key_size()), next(spec.key_size());
   const void* previous = nullptr;
   while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
     key.swap(next);
     previous = key.data();
-    if (bpf_map_lookup_elem(fd, key.data(), values.data()) != 0) continue;
-    if (!merging) {
-      agg.merge(key, values);
-      continue;
-    }
-    std::string raw(key.begin(), key.end());
-    std::string merged = merged_key(spec, raw);
-    agg.merge({reinterpret_cast<const uint8_t*>(merged.data()), merged.size()}, values);
-    merged_[id][merged].push_back(std::move(raw));
+    if (bpf_map_lookup_elem(fd, key.data(), values.data()) == 0) take(key, values);
   }
   return agg;
+}
+
+// A key at a time, a million keys took two million system calls.
+bool AggregationStore::read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take) {
+  constexpr uint32_t kBatch = 4096;
+  std::vector<uint8_t> keys(kBatch * key_size);
+  std::vector<uint64_t> values(kBatch * words_per_key);
+  // The position between calls is opaque to user space; it is at most a key's size.
+  std::vector<uint8_t> position(std::max<size_t>(key_size, 8)), next_position(position.size());
+  void* from = nullptr;
+  for (;;) {
+    uint32_t count = kBatch;
+    int err = bpf_map_lookup_batch(fd, from, next_position.data(), keys.data(), values.data(), &count, nullptr);
+    if (err && errno != ENOENT) return false;
+    for (uint32_t i = 0; i < count; ++i)
+      take({keys.data() + i * key_size, key_size}, {values.data() + i * words_per_key, words_per_key});
+    if (err) return true;  // ENOENT: that was the last batch
+    position.swap(next_position);
+    from = position.data();
+  }
 }
 
 std::string AggregationStore::merged_key(const abi::AggregationSpec& spec, std::string key) {

@@ -4,7 +4,9 @@
 // or in one module, is one entry.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <map>
@@ -34,6 +36,10 @@ class AggregationStore {
   void trunc(uint32_t id, int64_t n);  // keep the n largest (n < 0: smallest); 0 removes all
 
  private:
+  using KeyValues = std::function<void(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values)>;
+  // Reads map `fd` many keys per system call, handing each key to `take`; false when the kernel
+  // cannot (a hash bucket larger than a batch), after handing over part of the map.
+  static bool read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take);
   // A key as it prints: each symbol component's address replaced by its function's start, or by
   // the first address met in its module.
   std::string merged_key(const abi::AggregationSpec& spec, std::string key);

@@ -1,6 +1,6 @@
 // overhead_bench [--runs R] [--loops N] [--cpu C] [--settle S] [--scenario NAME]... [--mode MODE]...
 //                [--bpf-stats]
-//   scenarios: count where qtime qlen profile; modes: none empty c dsched bpftrace
+//   scenarios: count where qtime qlen profile syscount readlat; modes: none empty c dsched bpftrace
 // Per-event overhead: times `perf bench sched pipe -l N` (pinned to CPU C, so every message is a
 // context switch) with no tracing, with empty BPF programs on the scenario's hooks, with a
 // hand-written libbpf program, with dsched and with bpftrace running the scenario's script. The
@@ -58,6 +58,10 @@ std::vector<Scenario> scenarios() {
        std::string(kExamples) + "/qlen.d", std::string(kScripts) + "/qlen.bt"},
       {"profile", "profile-997 { @[cpu] = count(); }", "empty_timer", "profile",
        std::string(kScripts) + "/profile.d", std::string(kScripts) + "/profile.bt"},
+      {"syscount", "syscall::read:entry { @ = count(); }", "empty_sys_enter", "syscount",
+       std::string(kScripts) + "/syscount.d", std::string(kScripts) + "/syscount.bt"},
+      {"readlat", "read() latency: self->ts at entry, quantize at return", "empty_sys_enter,empty_sys_exit", "readlat",
+       std::string(kScripts) + "/readlat.d", std::string(kScripts) + "/readlat.bt"},
   };
 }
 
@@ -109,8 +113,8 @@ Tracer tracer_for(Mode mode, const Scenario& s) {
 }
 
 struct Options {
-  int runs = 5;
-  long loops = 200000;
+  int runs = 3;
+  long loops = 100000;
   int cpu = 0;
   double settle_s = 0.5;
   std::vector<std::string> only;

@@ -2,6 +2,8 @@
 
 #include <linux/bpf.h>
 
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/maps.h"
@@ -36,6 +38,7 @@ void Firing::start_function(llvm::Function* function, const std::function<llvm::
   scratch_used_ = first_scratch;
   scratch_base_ = nullptr;
   globals_base_ = nullptr;
+  event_timestamp_ = nullptr;
   llvm::BasicBlock* fail = ir.new_block("no.maps");
   llvm::BasicBlock* start = ir.new_block("start");
   if (llvm::Value* wanted = filter()) {
@@ -73,11 +76,28 @@ void Firing::begin_clause() {
 }
 
 llvm::Value* Firing::clause_timestamp() {
-  if (!clause_timestamp_) {
-    llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
-    l_.ir.b().SetInsertPoint(clause_entry_);
-    clause_timestamp_ = l_.ir.helper(BPF_FUNC_ktime_get_ns, {});
+  if (clause_timestamp_) return clause_timestamp_;
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::IRBuilderBase::InsertPointGuard guard(b);
+  if (!event_timestamp_) {
+    event_timestamp_ = ir.stack_slot();
+    b.SetInsertPoint(llvm::cast<llvm::Instruction>(event_timestamp_)->getNextNode());
+    b.CreateStore(ir.const64(0), event_timestamp_);
   }
+  // At the clause's start: the event's value, or the clock when no clause read it yet.
+  b.SetInsertPoint(clause_entry_);
+  llvm::Value* known = b.CreateLoad(ir.i64(), event_timestamp_);
+  llvm::Instruction* read = llvm::SplitBlockAndInsertIfThen(b.CreateICmpEQ(known, ir.const64(0)), clause_entry_, false);
+  b.SetInsertPoint(read);
+  llvm::Value* now = ir.helper(BPF_FUNC_ktime_get_ns, {});
+  b.CreateStore(now, event_timestamp_);
+  llvm::BasicBlock* clause = clause_entry_->getParent();
+  b.SetInsertPoint(clause, clause->begin());
+  llvm::PHINode* value = b.CreatePHI(ir.i64(), 2);
+  value->addIncoming(known, llvm::cast<llvm::Instruction>(known)->getParent());
+  value->addIncoming(now, read->getParent());
+  clause_timestamp_ = value;
   return clause_timestamp_;
 }
 
@@ -189,14 +209,14 @@ llvm::Value* Firing::context_tid() {
   return context_tid_;
 }
 
-llvm::Value* Firing::thread_locals() {
+llvm::Value* Firing::thread_locals(bool shared) {
   if (thread_locals_) return thread_locals_;
   Ir& ir = l_.ir;
   auto lookup = [&] {
     return ir.helper(BPF_FUNC_task_storage_get,
                      {l_.maps.thread_locals(), ir.b().CreateIntToPtr(context_task(), ir.ptr()), ir.null(), ir.const64(0)});
   };
-  if (!thread_locals_cacheable_) return lookup();
+  if (!shared || !thread_locals_cacheable_) return lookup();
   // One lookup per firing serves every read, made where the context task is.
   llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
   ir.b().SetInsertPoint(entry_->getTerminator());

@@ -41,7 +41,9 @@ class Firing {
   void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
   // Each clause starts with the scratch after the program's own (this->) free again.
   void begin_clause();
-  // `timestamp`: read once per clause, at its start, as DTrace does (the same value throughout).
+  // `timestamp`: the same value throughout a clause, read at the start of the first clause of the
+  // event (one run of the program) that uses it; later clauses of the event reuse it (the probes
+  // of one tracepoint hit fire at one instant, and a clock read costs as much as a map update).
   llvm::Value* clause_timestamp();
 
   // `size` bytes of per-CPU scratch, at an offset fixed at compile time.
@@ -65,8 +67,10 @@ class Firing {
   // The context task's thread id (i64), computed once per firing.
   llvm::Value* context_tid();
   // The context task's thread-local storage, or null (i64). Reads share one lookup per firing
-  // until a store creates the storage; forget_thread_locals() marks that point.
-  llvm::Value* thread_locals();
+  // until a store creates the storage; forget_thread_locals() marks that point. `shared` false
+  // uses that lookup when reads already made it and otherwise looks up here, on this path only
+  // (a store of 0 must not cost a lookup on every firing).
+  llvm::Value* thread_locals(bool shared = true);
   void forget_thread_locals();
   // `frames` program counters of the kernel or the user stack where the probe fired, in scratch,
   // zeroed where the stack does not fill them, and the bytes the stack filled (negative: none).
@@ -98,6 +102,7 @@ class Firing {
   llvm::Value* scratch_base_ = nullptr;
   llvm::Value* globals_base_ = nullptr;
   uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0;
+  llvm::Value* event_timestamp_ = nullptr;  // stack slot: 0 until a clause reads the clock
   // Per firing.
   const lang::Probe* probe_ = nullptr;
   const Hook* hook_ = nullptr;

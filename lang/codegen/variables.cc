@@ -53,8 +53,9 @@ llvm::Value* Variables::element_key(const lang::Expr& e) {
   return key(keys, variable(l_.program, e).key_types, thread);
 }
 
-Variables::Slot Variables::slot(const lang::Expr& e, bool create) {
+Variables::Slot Variables::slot(const lang::Expr& e, Access access) {
   Ir& ir = l_.ir;
+  bool create = access == Access::Create;
   const lang::Variable& var = variable(l_.program, e);
   if (!var.key_types.empty()) {
     llvm::Value* key = element_key(e);
@@ -74,7 +75,7 @@ Variables::Slot Variables::slot(const lang::Expr& e, bool create) {
                             {l_.maps.thread_locals(), ir.b().CreateIntToPtr(l_.firing.context_task(), ir.ptr()),
                              ir.null(), ir.const64(BPF_LOCAL_STORAGE_GET_F_CREATE)});
       } else {
-        storage = l_.firing.thread_locals();
+        storage = l_.firing.thread_locals(access == Access::Read);
       }
       return {ir.b().CreateIntToPtr(storage, ir.ptr()), l_.maps.thread_local_offset(var.id), true};
     }
@@ -196,7 +197,7 @@ Value Variables::load(const lang::Expr& e) {
     return read(part_address(e, load(*root).v), field_of(e));
   }
   const lang::Variable& var = variable(l_.program, e);
-  Slot where = slot(e, false);
+  Slot where = slot(e, Access::Read);
   if (!var.type->is_scalar()) {
     // Strings, structs and arrays are read where they live; an absent one reads from the zeroes.
     if (!where.may_be_null) return read(ir.offset_ptr(where.base, where.offset), Field{var.type});
@@ -226,16 +227,17 @@ void Variables::store(const lang::Expr& e, const Value& value) {
       write(part_address(e, storage), &e == root ? Field{var.type} : field_of(e), value);
   };
   if (!dynamic) {
-    Slot where = slot(*root, false);
+    Slot where = slot(*root, Access::Read);
     return put(ir.offset_ptr(where.base, where.offset));
   }
   // Storing 0 into a dynamic variable deletes it (and never creates it): an integer 0 at run
-  // time, or the constant 0 stored into a struct or array.
+  // time, or the constant 0 stored into a struct or array. A thread-local is zeroed in place: it
+  // reads back as 0, and task storage is freed with its task.
   auto erase = [&] {
     if (!var.key_types.empty())
       ir.helper(BPF_FUNC_map_delete_elem, {l_.maps.associative_array(var), element_key(*root)});
     else
-      with_slot(slot(*root, false), [&](llvm::Value* p) { ir.zero_bytes(p, Maps::storage_size(var.type)); }, [] {});
+      with_slot(slot(*root, Access::Clear), [&](llvm::Value* p) { ir.zero_bytes(p, Maps::storage_size(var.type)); }, [] {});
   };
   if (&e == root && !var.type->is_scalar() && value.type->is_integer()) return erase();
   llvm::BasicBlock* done = ir.new_block("store.done");
@@ -248,7 +250,7 @@ void Variables::store(const lang::Expr& e, const Value& value) {
     b.CreateBr(done);
     b.SetInsertPoint(writing);
   }
-  with_slot(slot(*root, true), put, [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
+  with_slot(slot(*root, Access::Create), put, [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }

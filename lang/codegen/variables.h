@@ -52,7 +52,10 @@ class Variables {
     uint64_t offset = 0;
     bool may_be_null = false;
   };
-  Slot slot(const lang::Expr& e, bool create);
+  // Read: a slot to read (thread-locals share one lookup per firing); Create: to write, created
+  // when absent; Clear: to store 0 into, never created (a thread-local is looked up on that path).
+  enum class Access { Read, Create, Clear };
+  Slot slot(const lang::Expr& e, Access access);
   llvm::Value* element_key(const lang::Expr& e);
   // Emits present(pointer) when the slot exists and absent() otherwise; returns to a join block.
   template <typename Present, typename Absent>

@@ -42,7 +42,8 @@ class SwitchHook : public codegen::Hook {
   int attach_order(const lang::Probe&) const override { return incoming_ ? kIncomingOrder : kOutgoingOrder; }
   bool context_is_current(const lang::Probe&) const override { return !incoming_; }
   llvm::Value* context_task(Lowering& l) const override {
-    return incoming_ ? tracepoint_arg(l, kSwitchNext) : Hook::context_task(l);
+    // prev is the current task here: the argument is one load, the helper a call.
+    return tracepoint_arg(l, incoming_ ? kSwitchNext : kSwitchPrev);
   }
   // off-cpu's arguments name the thread switched to.
   llvm::Value* arg(Lowering& l, int) const override { return tracepoint_arg(l, kSwitchNext); }

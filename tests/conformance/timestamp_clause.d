@@ -2,7 +2,7 @@
 
 /*
  * timestamp is read once per clause: every use in one clause gives the same value; a later
- * clause reads it anew (never earlier).
+ * clause of the same event sees that value or a later one, never an earlier one.
  */
 dtrace:::BEGIN
 {

@@ -14,6 +14,7 @@ typedef unsigned long long u64;
 typedef long long s64;
 
 struct thread_info {
+  u32 status;
   u32 cpu;
 } __attribute__((preserve_access_index));
 
@@ -23,6 +24,32 @@ struct task_struct {
   int pid;
   int tgid;
 } __attribute__((preserve_access_index));
+
+struct pt_regs {
+  unsigned long orig_ax;
+} __attribute__((preserve_access_index));
+
+// A system call made by a 32-bit task (thread_info.status) has another table's numbers: the
+// syscall programs leave it alone, as dsched's syscall provider does.
+#define TS_COMPAT 0x0002
+#define NR_READ 0
+
+static __always_inline bool native_call(void) {
+  struct task_struct *task = bpf_get_current_task_btf();
+  return !(task->thread_info.status & TS_COMPAT);
+}
+
+// Adds 1 to the count at `key` in a per-CPU hash of u64 counts, inserting the key when it is new.
+static __always_inline void count_one(void *map, u32 key) {
+  u64 *n = bpf_map_lookup_elem(map, &key);
+  if (!n) {
+    u64 zero = 0;
+    bpf_map_update_elem(map, &key, &zero, BPF_NOEXIST);
+    n = bpf_map_lookup_elem(map, &key);
+    if (!n) return;
+  }
+  *n += 1;
+}
 
 // quantize() buckets as DTrace lays them out for non-negative values: bucket 0 holds 0, bucket
 // n + 1 holds [2^n, 2^(n+1)).

@@ -10,15 +10,7 @@ struct {
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(count_on_cpu, bool preempt, struct task_struct *prev, struct task_struct *next) {
-  u32 cpu = bpf_get_smp_processor_id();
-  u64 *n = bpf_map_lookup_elem(&oncpu_count, &cpu);
-  if (!n) {
-    u64 zero = 0;
-    bpf_map_update_elem(&oncpu_count, &cpu, &zero, BPF_NOEXIST);
-    n = bpf_map_lookup_elem(&oncpu_count, &cpu);
-    if (!n) return 0;
-  }
-  *n += 1;
+  count_one(&oncpu_count, bpf_get_smp_processor_id());
   return 0;
 }
 

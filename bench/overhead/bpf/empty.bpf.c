@@ -14,6 +14,12 @@ int empty_wakeup_new(void *ctx) { return 0; }
 SEC("tp_btf/sched_migrate_task")
 int empty_migrate(void *ctx) { return 0; }
 
+SEC("tp_btf/sys_enter")
+int empty_sys_enter(void *ctx) { return 0; }
+
+SEC("tp_btf/sys_exit")
+int empty_sys_exit(void *ctx) { return 0; }
+
 SEC("perf_event")
 int empty_timer(void *ctx) { return 0; }
 

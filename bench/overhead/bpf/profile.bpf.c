@@ -11,15 +11,7 @@ struct {
 
 SEC("perf_event")
 int count_tick(void *ctx) {
-  u32 cpu = bpf_get_smp_processor_id();
-  u64 *n = bpf_map_lookup_elem(&tick_count, &cpu);
-  if (!n) {
-    u64 zero = 0;
-    bpf_map_update_elem(&tick_count, &cpu, &zero, BPF_NOEXIST);
-    n = bpf_map_lookup_elem(&tick_count, &cpu);
-    if (!n) return 0;
-  }
-  *n += 1;
+  count_one(&tick_count, bpf_get_smp_processor_id());
   return 0;
 }
 
