@@ -31,6 +31,18 @@
 namespace dsched {
 namespace {
 
+// Whether the program records user-space stacks, in records or in aggregation keys.
+bool records_user_stacks(const abi::CompiledProgram& program) {
+  for (const abi::RecordLayout& layout : program.records)
+    for (const abi::RecordedAction& action : layout.actions)
+      for (const abi::RecordField& field : action.fields)
+        if (field.kind == abi::RecordField::Kind::Stack && field.addresses.user) return true;
+  for (const abi::AggregationSpec& spec : program.aggregations)
+    for (const abi::KeyComponent& key : spec.keys)
+      if (key.kind == abi::KeyComponent::Kind::Stack && key.addresses.user) return true;
+  return false;
+}
+
 constexpr int kCompileError = 1;
 constexpr int kUsageError = 2;
 // The D language version dsched's front end follows (-V), as DTrace reports its own.
@@ -297,6 +309,10 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   // Names stack frames and symbols; reads nothing until an address needs a name.
   symbols::Symbolizer symbolizer([&output](const std::string& message) { output->warning(message); });
   config.symbols = &symbolizer;
+  if (inv.verbose && records_user_stacks(*compiled.program))
+    std::cerr << "dsched: user stacks are walked through frame pointers: code built without them (most of "
+                 "Debian's libraries) ends a stack after its first frame or two, or adds a wrong frame; build "
+                 "with -fno-omit-frame-pointer for whole stacks (docs/stacks.md)\n";
   if (run_options.text("oformat") == "json")
     output = std::make_unique<output::JsonOutput>(out, out_name, stderr, run_options, &symbolizer);
   else

@@ -1,6 +1,6 @@
 // overhead_bench [--runs R] [--loops N] [--cpu C] [--settle S] [--scenario NAME]... [--mode MODE]...
 //                [--bpf-stats]
-//   scenarios: count where qtime qlen profile syscount readlat; modes: none empty c dsched bpftrace
+//   scenarios: count where qtime qlen profile syscount readlat stackcount; modes: none empty c dsched bpftrace
 // Per-event overhead: times `perf bench sched pipe -l N` (pinned to CPU C, so every message is a
 // context switch) with no tracing, with empty BPF programs on the scenario's hooks, with a
 // hand-written libbpf program, with dsched and with bpftrace running the scenario's script. The
@@ -62,6 +62,8 @@ std::vector<Scenario> scenarios() {
        std::string(kScripts) + "/syscount.d", std::string(kScripts) + "/syscount.bt"},
       {"readlat", "read() latency: self->ts at entry, quantize at return", "empty_sys_enter,empty_sys_exit", "readlat",
        std::string(kScripts) + "/readlat.d", std::string(kScripts) + "/readlat.bt"},
+      {"stackcount", "sched:::off-cpu { @[stack()] = count(); }", "empty_switch", "stackcount",
+       std::string(kScripts) + "/stackcount.d", std::string(kScripts) + "/stackcount.bt"},
   };
 }
 

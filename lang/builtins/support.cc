@@ -1,5 +1,6 @@
 #include "lang/builtins/support.h"
 
+#include "lang/codegen/firing.h"
 #include "lang/codegen/records.h"
 #include "lang/diagnostics.h"
 
@@ -53,5 +54,12 @@ std::vector<uint32_t> aggregation_ids(const Expr& call) {
 }
 
 codegen::Value no_value(const Expr& call) { return {nullptr, call.type}; }
+
+void require_running_thread(codegen::Lowering& l, SourceRange where, std::string_view what) {
+  if (l.firing.context_is_current()) return;
+  fail(where, std::string(what) + " is not available in " + l.firing.probe().full_name() +
+                  ": its thread is not the one running, and only the running thread's user stack can be read; "
+                  "record it where that thread runs (sched:::off-cpu for where it blocked)");
+}
 
 }  // namespace dsched::lang

@@ -71,6 +71,9 @@ void set_void(Checker& c, Expr& call);
 
 // The aggregation ids named by a call's @ arguments, in order.
 std::vector<uint32_t> aggregation_ids(const Expr& call);
+// User-space stacks and registers belong to the running thread: refuses `what` where the probe's
+// thread is another one (sched:::on-cpu's, which is about to run).
+void require_running_thread(codegen::Lowering& l, SourceRange where, std::string_view what);
 // What an action's lowering returns: no value.
 codegen::Value no_value(const Expr& call);
 

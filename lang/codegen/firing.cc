@@ -165,6 +165,14 @@ Firing::Stack Firing::stack(uint32_t frames, bool user) {
   // recorded and those of these relays dropped. A perf event's program sees the interrupted
   // registers: nothing to skip.
   constexpr uint64_t kTracerFrames = 2;
+  if (!user && !context_is_current()) {
+    // The probe's thread is not the one running (on-cpu: it is about to): its kernel stack is the
+    // one it saved when it left the CPU, where it blocked, as DTrace shows it there.
+    llvm::Value* buffer = scratch(8 * uint64_t(frames));
+    llvm::Value* bytes = ir.helper(BPF_FUNC_get_task_stack, {b.CreateIntToPtr(context_task(), ir.ptr()), buffer,
+                                                             ir.const64(8 * int64_t(frames)), ir.const64(0)});
+    return {buffer, bytes};
+  }
   const bool tracepoint = !user && hook_->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
   const AddressRanges none;
   const AddressRanges& relays = tracepoint ? tracepoint_relays() : none;

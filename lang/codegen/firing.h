@@ -74,7 +74,9 @@ class Firing {
   void forget_thread_locals();
   // `frames` program counters of the kernel or the user stack where the probe fired, in scratch,
   // zeroed where the stack does not fill them, and the bytes the stack filled (negative: none).
-  // Kernel stacks start at the probe's site, past the tracer's own frames.
+  // Kernel stacks start at the probe's site, past the tracer's own frames; where the probe's
+  // thread is not the running one, they are the stack it saved when it left the CPU. The caller
+  // refuses user stacks there: user space can read only the running thread's.
   struct Stack {
     llvm::Value* frames;
     llvm::Value* bytes;

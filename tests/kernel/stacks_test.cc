@@ -43,6 +43,57 @@ std::vector<StackEntry> stack_entries(const std::string& text) {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
+// Entries keyed by strings and stacks: a string key prints "  %-50s", each stack "\n" and its
+// frames indented 14, the value " %16lld\n"; stacks of one key are separated by an empty line.
+struct KeyedEntry {
+  std::vector<std::string> strings;
+  std::vector<std::vector<std::string>> stacks;
+  long long value = 0;
+};
+
+std::vector<KeyedEntry> keyed_entries(const std::string& text) {
+  std::vector<KeyedEntry> entries;
+  KeyedEntry current;
+  bool new_stack = true;
+  for (const std::string& line : lines_of(text)) {
+    const std::string field = trimmed(line);
+    if (field.empty()) {
+      new_stack = true;
+    } else if (field.find_first_not_of("0123456789") == std::string::npos) {
+      current.value = std::stoll(field);
+      entries.push_back(current);
+      current = {};
+      new_stack = true;
+    } else if (line.find_first_not_of(' ') == 14) {
+      if (new_stack) current.stacks.emplace_back();
+      current.stacks.back().push_back(field);
+      new_stack = false;
+    } else {
+      current.strings.push_back(field);
+    }
+  }
+  return entries;
+}
+
+bool has_frame(const std::vector<std::string>& frames, const std::string& prefix) {
+  for (const std::string& frame : frames)
+    if (starts_with(frame, prefix)) return true;
+  return false;
+}
+
+// Runs an example (examples/NAME.d) until the command exits, with `extra` options.
+RunResult run_example(const std::string& name, const std::string& command, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"-c", command};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("-s");
+  args.push_back(std::string(DSCHED_SOURCE_DIR) + "/examples/" + name + ".d");
+  RunResult run = run_dsched(args, std::chrono::seconds(60));
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(leftover_programs().empty());
+  return run;
+}
+
 // The position of the first frame that starts with `prefix`, or -1.
 int frame_index(const std::vector<std::string>& frames, const std::string& prefix) {
   for (size_t i = 0; i < frames.size(); ++i)
@@ -166,4 +217,65 @@ TEST_CASE("JSON output gives stacks as arrays of frames") {
   INFO(run.out);
   CHECK(run.out.find(R"("keys":[["stack_program`dsched_inner+0x)") != std::string::npos);
   CHECK(run.out.find(R"(","stack_program`dsched_middle+0x)") != std::string::npos);
+}
+
+TEST_CASE("offcputime.d: the sleeps' time by kernel stack and, inside the system call, by user stack") {
+  RunResult run = run_example("offcputime", kProgram);
+  INFO(run.out);
+  // Six sleeps of 5 ms: at least 30 ms off the CPU in each view.
+  long long kernel_us = 0, user_us = 0;
+  for (const KeyedEntry& e : keyed_entries(run.out)) {
+    if (e.strings != std::vector<std::string>{"stack_program"} || e.stacks.size() != 1) continue;
+    if (has_frame(e.stacks[0], "vmlinux`hrtimer_nanosleep+0x")) kernel_us += e.value;
+    if (!e.stacks[0].empty() && starts_with(e.stacks[0][0], "stack_program`dsched_inner+0x")) user_us += e.value;
+  }
+  CHECK(kernel_us >= kSleeps * 5000);
+  CHECK(user_us >= kSleeps * 5000);
+}
+
+TEST_CASE("wakeuptime.d: the sleeper's blocked time, charged to the waker's stacks") {
+  // The sleeps end by timer: the waker is whatever ran the timer interrupt, so the time shows
+  // under kernel stacks that expire hrtimers.
+  RunResult run = run_example("wakeuptime", kProgram);
+  INFO(run.out);
+  long long timer_us = 0;
+  for (const KeyedEntry& e : keyed_entries(run.out)) {
+    // The waker's user stack is empty when an interrupt woke the sleeper: the kernel stack is last.
+    if (!e.stacks.empty() && has_frame(e.stacks.back(), "vmlinux`hrtimer_wakeup+0x")) timer_us += e.value;
+  }
+  CHECK(timer_us >= kSleeps * 5000 * 9 / 10);
+}
+
+TEST_CASE("profile.d: a busy program's samples carry its stacks, folded for flame graphs") {
+  // md5sum of /dev/zero keeps a CPU busy for a second: at 99 Hz it is sampled tens of times.
+  RunResult run = run_example("profile", "timeout 1 md5sum /dev/zero", {"-x", "foldstacks"});
+  INFO(run.out);
+  long long busy_samples = 0;
+  for (const std::string& line : lines_of(run.out)) {
+    if (line.empty()) continue;
+    const size_t space = line.rfind(' ');
+    REQUIRE(space != std::string::npos);
+    if (starts_with(line, "md5sum;")) busy_samples += std::stoll(line.substr(space + 1));
+  }
+  CHECK(busy_samples >= 30);
+}
+
+TEST_CASE("offcpu_stacks.d: one off-CPU histogram per kernel stack") {
+  RunResult run = run_example("offcpu_stacks", kProgram);
+  INFO(run.out);
+  // The sleeps' stack holds a histogram whose 4 ms bucket (5 ms sleeps) counts them all. A thread
+  // coming back to the CPU shows the stack it saved, which starts past the scheduler's functions.
+  const size_t sleep = run.out.find("vmlinux`hrtimer_nanosleep+0x");
+  REQUIRE(sleep != std::string::npos);
+  const size_t histogram = run.out.find("value  ------------- Distribution ------------- count", sleep);
+  REQUIRE(histogram != std::string::npos);
+  std::istringstream rows(run.out.substr(histogram));
+  long long at_4ms = 0;
+  for (std::string row; std::getline(rows, row) && !trimmed(row).empty();) {
+    std::istringstream fields(row);
+    std::string value, bar;
+    long long count = 0;
+    if (fields >> value >> bar >> count && value == "4") at_4ms = count;
+  }
+  CHECK(at_4ms >= kSleeps);
 }

@@ -32,6 +32,7 @@ class Stack : public NamedFunction {
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     const abi::AddressLayout& layout = call.type->addresses;
+    if (user_) require_running_thread(l, call.loc, "ustack()");
     codegen::Firing::Stack stack = l.firing.stack(layout.frames, user_);
     if (!user_) return {stack.frames, call.type};
     // A user stack is led by its process's id: the frames go after it.

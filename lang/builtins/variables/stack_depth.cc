@@ -15,6 +15,7 @@ class StackDepth : public NamedVariable {
  public:
   StackDepth(std::string_view name, bool user) : NamedVariable(name, "uint32_t"), user_(user) {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
+    if (user_) require_running_thread(l, use.loc, "ustackdepth");
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
     llvm::Value* bytes = l.firing.stack(kMaxFrames, user_).bytes;
@@ -30,6 +31,7 @@ class Caller : public NamedVariable {
  public:
   Caller(std::string_view name, bool user) : NamedVariable(name, user ? "uint64_t" : "uintptr_t"), user_(user) {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
+    if (user_) require_running_thread(l, use.loc, "ucaller");
     // No stack: the frame is zeroed.
     return {l.ir.b().CreateLoad(l.ir.i64(), l.firing.stack(1, user_).frames), use.type};
   }

@@ -1,0 +1,4 @@
+sched:::off-cpu
+{
+  @[stack()] = count();
+}
