@@ -19,8 +19,9 @@ struct Run {
   std::string err;
 };
 
-// Runs dsched with `args` under an address-space limit of `limit` bytes; stdout is discarded.
-Run run_limited(const std::vector<std::string>& args, rlim_t limit) {
+// Runs dsched with `args` under an address-space limit of `limit` bytes (and an open-file limit
+// of `files`, 0: unchanged); stdout is discarded.
+Run run_limited(const std::vector<std::string>& args, rlim_t limit, rlim_t files = 0) {
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   const pid_t pid = fork();
@@ -28,6 +29,8 @@ Run run_limited(const std::vector<std::string>& args, rlim_t limit) {
   if (pid == 0) {
     const rlimit as{limit, limit};
     setrlimit(RLIMIT_AS, &as);
+    const rlimit nofile{files, files};
+    if (files) setrlimit(RLIMIT_NOFILE, &nofile);
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
     dup2(fds[1], 2);
@@ -66,4 +69,32 @@ TEST_CASE("a snapshot bomb is refused within 512 MiB of address space, naming th
                               ": not a plausible ctprof snapshot: 16 MiB of text from "));
     CHECK(run.err.ends_with(" KiB of zstd data (more than 100 times)\n"));
   }
+}
+
+// A script of `count` one-line clauses, `clause(i)` each.
+template <typename Clause>
+std::string script_file(const ctprof_test::TempDir& dir, std::size_t count, Clause clause) {
+  std::string text;
+  for (std::size_t i = 0; i < count; ++i) text += clause(i) + "\n";
+  return dir.file("script.d", text);
+}
+
+TEST_CASE("a script that could never load is refused at the clause that crosses the limit") {
+  ctprof_test::TempDir dir;
+  // One probe's clauses share one BPF program.
+  const std::string begins =
+      script_file(dir, 20000, [](std::size_t i) { return "BEGIN { @[" + std::to_string(i) + "] = count(); }"; });
+  Run run = run_limited({"-e", "-s", begins}, kAddressSpace);
+  CHECK(run.status == 1);
+  CHECK(run.err.starts_with("dsched: failed to compile script " + begins +
+                            ": line 8193: more than 8192 clauses for dtrace:::BEGIN: they share one "
+                            "BPF program, where a branch reaches at most 32767 instructions\n"));
+  // Every probe needs at least one open file.
+  const std::string ticks = script_file(
+      dir, 1000, [](std::size_t i) { return "tick-" + std::to_string(1000 + i) + "ms { @ = count(); }"; });
+  run = run_limited({"-e", "-s", ticks}, kAddressSpace, 64);
+  CHECK(run.status == 1);
+  CHECK(run.err.starts_with("dsched: failed to compile script " + ticks +
+                            ": line 65: more than 64 probes enabled; no more can be attached (each "
+                            "needs an open file and the limit is 64; raise it with ulimit -n)\n"));
 }
