@@ -139,11 +139,13 @@ Clock::duration period(const abi::Options& options, const char* name) {
 int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
                 const SessionConfig& config) {
   std::string error;
-  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, error);
+  BufferResizer resizer(options.text("bufresize") != "manual");
+  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error);
   if (!object) {
     output.error(error);
     return 1;
   }
+  for (const std::string& note : resizer.notes()) output.warning(note);
   AggregationStore aggregations(program.aggregations, *object);
   RecordConsumer consumer(program, aggregations, output, options);
   RecordLoop loop(consumer, options.text("bufpolicy") == "fill" ? uint64_t(options.number("bufsize")) : 0);
