@@ -15,7 +15,8 @@ constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive
-//   runtime:  quiet, bufpolicy (fill: the read loop stops tracing), bufresize (the loader), oformat (which output), flowindent (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
+//   runtime:  quiet, bufpolicy (fill: the read loop stops tracing), bufresize (the loader), oformat
+//             (which output), flowindent and rawbytes (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
@@ -94,7 +95,7 @@ constexpr OptionSpec kOptions[] = {
     {"aggzoom", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
     {"flowindent", K::Flag, P::Dynamic, 0},
     {"quiet", K::Flag, P::Dynamic, 0},
-    {"rawbytes", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"rawbytes", K::Flag, P::Dynamic, 0},
     {"stackindent", K::Count, P::Dynamic, 14, nullptr, nullptr, kNo},
     {"switchrate", K::Rate, P::Dynamic, 100000000},
 };

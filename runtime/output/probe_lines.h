@@ -19,7 +19,7 @@ using abi::Value;
 // trace(x): strings "  %-33s" (quiet: "%s"); signed integers by D size 8/4/2/1 " %19ld",
 // " %10d", " %5hd", " %3hhd", unsigned " %20lu", " %10u", " %5hu", " %3hhu" (quiet: the bare
 // number).
-std::string render_trace(const Value& value, bool quiet);
+std::string render_trace(const Value& value, bool quiet, bool rawbytes = false);
 
 // The heading printed before the first record of a non-quiet run.
 std::string heading();

@@ -28,7 +28,9 @@ void TextOutput::end_firing() {
   if (!quiet_firing_) data_.append("\n");
 }
 
-void TextOutput::trace(const abi::Value& value) { data_.append(render_trace(value, quiet_firing_)); }
+void TextOutput::trace(const abi::Value& value) {
+  data_.append(render_trace(value, quiet_firing_, options_.flag("rawbytes")));
+}
 
 void TextOutput::printf(const printf_spec::Format& format, std::span<const abi::Value> args) {
   data_.append(render_format(format, args));
