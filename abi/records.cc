@@ -7,7 +7,9 @@ namespace dsched::abi {
 Value RecordView::field(const RecordField& field) const {
   if (field.kind == RecordField::Kind::String) {
     std::string_view text = bytes_.substr(field.offset, field.size);
-    return Value::string(std::string(text.substr(0, text.find('\0'))));
+    Value v = Value::string(std::string(text.substr(0, text.find('\0'))));
+    v.size = field.size;
+    return v;
   }
   if (field.kind == RecordField::Kind::Stack || field.kind == RecordField::Kind::Symbol)
     return Value::addresses(field.kind == RecordField::Kind::Stack ? Value::Kind::Stack : Value::Kind::Symbol,

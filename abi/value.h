@@ -25,7 +25,8 @@ struct Value {
   enum class Kind { Integer, String, Float, Stack, Symbol };
   Kind kind = Kind::Integer;
   uint64_t bits = 0;        // integers: the value sign- or zero-extended to 64 bits
-  unsigned size = 8;        // integers: the D size in bytes (1, 2, 4, 8)
+  unsigned size = 8;        // integers: the D size in bytes (1, 2, 4, 8); recorded strings: the
+                            // bytes recorded (strsize)
   bool is_signed = true;    // integers
   std::string text;         // strings (without the NUL padding)
   long double real = 0;     // floats

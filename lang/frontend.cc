@@ -3,6 +3,7 @@
 #include "lang/frontend.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "lang/codegen/codegen.h"
@@ -138,12 +139,20 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
 
     std::unique_ptr<Program> program = check_trees(trees, options, catalog, std::move(types));
     result.matched.assign(script_sources.size(), 0);
+    std::unordered_map<const Probe*, size_t> clauses_of;
     for (const Clause& clause : program->clauses) {
       if (clause.loc.begin.file >= library_count)
         result.matched[clause.loc.begin.file - library_count] += clause.probes.size();
-      for (const Probe* probe : clause.probes)
-        if (std::find(result.probes.begin(), result.probes.end(), probe) == result.probes.end())
-          result.probes.push_back(probe);
+      for (const Probe* probe : clause.probes) {
+        if (++clauses_of[probe] > kMaxClausesPerProbe)
+          fail(clause.loc, "more than " + std::to_string(kMaxClausesPerProbe) + " clauses for " +
+                               probe->full_name() + ": they share one BPF program, where a " +
+                               "branch reaches at most 32767 instructions");
+        if (clauses_of[probe] == 1) result.probes.push_back(probe);
+        if (result.probes.size() > options.max_probes)
+          fail(clause.loc, "more than " + std::to_string(options.max_probes) +
+                               " probes enabled; no more can be attached (" + options.max_probes_reason + ")");
+      }
     }
     std::sort(result.probes.begin(), result.probes.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
     if (dump == Stage::Check) result.dump = lang::dump(*program);

@@ -31,7 +31,15 @@ struct FrontendOptions {
   abi::Options cli_options;             // -x name[=value], already checked; they override pragmas
   bool stamp_records = false;           // dsched timeline: each record says when and where it fired
   std::vector<ScriptSource> libraries;  // -L: D libraries, compiled before the sources
+  // Scripts enabling more probes than can ever be attached are refused before code generation;
+  // the reason names the limit (the runtime sets it from the open-file limit).
+  size_t max_probes = SIZE_MAX;
+  std::string max_probes_reason;
 };
+
+// The clauses of one probe run in one BPF program, inline: a branch over them reaches at most
+// 32767 instructions, and each clause takes at least four.
+inline constexpr size_t kMaxClausesPerProbe = 8192;
 
 // The stages a compile goes through; each can be shown (--dump=..., -S).
 enum class Stage {

@@ -80,6 +80,7 @@ void ProbeCatalog::read_kernel_providers() {
 void ProbeCatalog::add(Probe probe) {
   probe.id = uint32_t(probes_.size() + 1);
   probes_.push_back(std::move(probe));
+  by_name_[probes_.back().name].push_back(&probes_.back());
 }
 
 std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
@@ -93,12 +94,18 @@ std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
       if (!d.provider.matches(std::string(provider->name()))) continue;
       std::optional<Probe> made = provider->probe_named(d.name.text);
       if (!made || !d.matches(*made)) continue;
-      bool known = false;
-      for (const Probe& p : probes_) known |= p.owner == provider && p.name == made->name;
-      if (!known) add(std::move(*made));
+      const auto& named = by_name_[made->name];
+      if (std::none_of(named.begin(), named.end(), [&](const Probe* p) { return p->owner == provider; }))
+        add(std::move(*made));
     }
   }
   std::vector<const Probe*> result;
+  if (!d.name.text.empty() && !d.name.glob) {
+    if (auto it = by_name_.find(d.name.text); it != by_name_.end())
+      for (const Probe* probe : it->second)
+        if (d.matches(*probe)) result.push_back(probe);
+    return result;
+  }
   for (const Probe& probe : probes_)
     if (d.matches(probe)) result.push_back(&probe);
   return result;

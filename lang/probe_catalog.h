@@ -5,6 +5,7 @@
 #include <deque>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lang/provider.h"
@@ -31,6 +32,9 @@ class ProbeCatalog {
   void read_kernel_providers();
   std::set<const Provider*> kernel_providers_read_;
   std::deque<Probe> probes_;  // a deque: pointers stay valid as probes are added
+  // Probes by name, in id order: a description naming its probe exactly (the usual case, and
+  // every made probe) is matched without looking at every probe, so matching is linear.
+  std::unordered_map<std::string, std::vector<const Probe*>> by_name_;
 };
 
 }  // namespace dsched::lang

@@ -10,6 +10,7 @@
 
 #include <bpf/libbpf.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,6 +178,13 @@ bool frontend_options(const Invocation& inv, lang::FrontendOptions& options, std
   options.destructive = inv.destructive;
   options.allow_zero_matches = inv.allow_zero_matches;
   options.cli_options = inv.options;
+  // Each probe's attachment is at least one file descriptor (main raised the soft limit to the
+  // hard one): a script enabling more probes than that can never load.
+  if (rlimit files{}; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY) {
+    options.max_probes = files.rlim_cur;
+    options.max_probes_reason = "each needs an open file and the limit is " +
+                                std::to_string(files.rlim_cur) + "; raise it with ulimit -n";
+  }
   return gather_libraries(inv.library_dirs, options.libraries, error);
 }
 

@@ -42,20 +42,30 @@ LoadedObject::~LoadedObject() {
 
 std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
                                                  const std::vector<abi::AttachPoint>& points, bool verbose,
-                                                 std::string& error) {
+                                                 BufferResizer& resizer, std::string& error) {
   LibbpfLogCapture log;
   LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
-  bpf_object* object = bpf_object__open_mem(elf.data(), elf.size(), &options);
-  if (!object) {
-    error = "cannot open the compiled program: " + errno_text(errno);
-    return nullptr;
-  }
-  for (const abi::AttachPoint& point : points) {
-    if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
-      bpf_program__set_autoattach(program, false);
-  }
-  if (int err = bpf_object__load(object)) {
-    std::string verifier = log.take();
+  bpf_object* object = nullptr;
+  int err = 0;
+  std::string verifier;  // libbpf's messages of the last try
+  // A failed load cannot be retried on the same object: each try opens the object anew, with the
+  // buffers halved so far.
+  do {
+    if (object) bpf_object__close(object);
+    object = bpf_object__open_mem(elf.data(), elf.size(), &options);
+    if (!object) {
+      error = "cannot open the compiled program: " + errno_text(errno);
+      return nullptr;
+    }
+    resizer.apply(object);
+    for (const abi::AttachPoint& point : points) {
+      if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
+        bpf_program__set_autoattach(program, false);
+    }
+    err = bpf_object__load(object);
+    verifier = log.take();
+  } while (err && resizer.halve_failed(err, verifier, object));
+  if (err) {
     std::string clause = "the program";
     for (const abi::AttachPoint& point : points) {
       // libbpf names the program whose load failed: "prog '<name>': failed to load"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "abi/compiled_program.h"
+#include "runtime/buffer_resize.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -19,9 +20,10 @@ class LoadedObject {
  public:
   // Opens and loads the object; on failure returns null and fills error with a message that
   // names the failing clause and a short reason, followed by the verifier's last lines (all of
-  // them when verbose).
+  // them when verbose). A buffer the kernel cannot allocate is halved and the load tried again
+  // while `resizer` allows (bufresize=auto).
   static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<abi::AttachPoint>& points,
-                                            bool verbose, std::string& error);
+                                            bool verbose, BufferResizer& resizer, std::string& error);
   ~LoadedObject();
   LoadedObject(const LoadedObject&) = delete;
   LoadedObject& operator=(const LoadedObject&) = delete;

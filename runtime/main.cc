@@ -8,6 +8,7 @@
 #include <exception>
 #include <new>
 
+#include "llvm/Support/ErrorHandling.h"
 #include "runtime/driver.h"
 
 namespace {
@@ -38,11 +39,21 @@ void raise_open_file_limit() {
   setrlimit(RLIMIT_NOFILE, &files);
 }
 
+// LLVM stops on what it cannot emit (a probe's clauses too large for one BPF program: "Branch
+// target out of insn range"). That happens while compiling, before anything is loaded, so one
+// message and exit status 1 end it cleanly, not an abort.
+void llvm_failed(void*, const char* reason, bool) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "dsched: the script cannot be compiled to BPF: %s\n", reason);
+  _exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   hold_standard_streams();
   raise_open_file_limit();
+  llvm::install_fatal_error_handler(llvm_failed);
   try {
     return check_stdout(dsched::run_main(std::vector<std::string>(argv + 1, argv + argc)));
   } catch (const std::bad_alloc&) {

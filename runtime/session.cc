@@ -45,26 +45,43 @@ class SignalScope {
 // The ring buffer's callback: records go to the consumer (ERROR ran in the faulting program).
 class RecordLoop {
  public:
-  explicit RecordLoop(RecordConsumer& consumer) : consumer_(consumer) {}
+  // `fill_bytes`: bufpolicy=fill's buffer size (0: switch), see on_record.
+  RecordLoop(RecordConsumer& consumer, uint64_t fill_bytes) : consumer_(consumer), fill_bytes_(fill_bytes) {}
 
   // A non-zero return ends the read after this record: while probes are attached, records may come
   // faster than they are read, and exit() or a signal must still end the run (what is left is
   // read once they are detached).
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
-    if (loop->accepting) {
+    if (loop->accepting && loop->fits(size)) {
       loop->consumer_.consume({static_cast<const char*>(data), size});
       if (loop->consumer_.exit_requested() && !loop->consumer_.ending()) loop->accepting = false;
     }
     return loop->attached && (interrupts != 0 || !loop->accepting) ? kStopReading : 0;
   }
 
-  bool accepting = true;  // false once exit() was seen: later records of other probes are dropped
+  bool accepting = true;  // false once exit() or a filled buffer was seen: later records are dropped
   bool attached = false;  // probes fire while the records are read
+  bool filled = false;    // bufpolicy=fill: the buffer filled, tracing stops
   static constexpr int kStopReading = -EINTR;
 
  private:
+  // bufpolicy=fill, as DTrace: the buffer holds what was traced since the start; the first record
+  // that no longer fits marks it filled, and it and every later record are not traced. END's
+  // records always fit (DTrace reserves their space). A record takes its size rounded up to 8
+  // and an 8-byte header, as in the kernel's ring buffer.
+  bool fits(size_t size) {
+    if (!fill_bytes_ || consumer_.ending()) return true;
+    traced_ += ((size + 7) & ~size_t{7}) + 8;
+    if (traced_ <= fill_bytes_) return true;
+    filled = true;
+    accepting = false;
+    return false;
+  }
+
   RecordConsumer& consumer_;
+  uint64_t fill_bytes_;
+  uint64_t traced_ = 0;
 };
 
 // Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
@@ -122,14 +139,16 @@ Clock::duration period(const abi::Options& options, const char* name) {
 int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
                 const SessionConfig& config) {
   std::string error;
-  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, error);
+  BufferResizer resizer(options.text("bufresize") != "manual");
+  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error);
   if (!object) {
     output.error(error);
     return 1;
   }
+  for (const std::string& note : resizer.notes()) output.warning(note);
   AggregationStore aggregations(program.aggregations, *object, config.symbols);
   RecordConsumer consumer(program, aggregations, output, options, config.symbols);
-  RecordLoop loop(consumer);
+  RecordLoop loop(consumer, options.text("bufpolicy") == "fill" ? uint64_t(options.number("bufsize")) : 0);
   ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
   if (!ring) {
     output.error("cannot open the output buffer");
@@ -153,7 +172,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   drain();
 
   int status = 0;
-  if (!consumer.exit_requested() && !output.failed()) {
+  if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
     if (!object->attach(error)) {
       output.error(error);
       ring_buffer__free(ring);
@@ -168,7 +187,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     }
     loop.attached = true;
     Clock::time_point next_status = Clock::now();
-    while (status == 0 && !consumer.exit_requested() && interrupts == 0 && !output.failed() &&
+    while (status == 0 && !consumer.exit_requested() && !loop.filled && interrupts == 0 && !output.failed() &&
            !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
       ring_buffer__poll(ring, static_cast<int>(std::max<int64_t>(1, wait.count())));

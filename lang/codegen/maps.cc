@@ -21,7 +21,7 @@ uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
 constexpr uint64_t kDefaultAggregationKeys = 1 << 14;
 
 // The ring buffer's size: a power of two of at least a page. The option table refuses more than
-// 1g (bufresize=manual: the buffer is what was asked for, or an error).
+// 1g (with bufresize=auto, the loader halves a buffer the kernel cannot allocate).
 uint32_t ring_size(int64_t requested) {
   uint64_t size = 4096;
   while (size < static_cast<uint64_t>(requested)) size <<= 1;

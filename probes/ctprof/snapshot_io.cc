@@ -108,7 +108,7 @@ void write_snapshot_file(const Snapshot& snap, const std::string& path) {
   write_atomically(path, compress(to_json(snap)), looks_like_snapshot, "ctprof snapshot");
 }
 
-Snapshot read_snapshot_file(const std::string& path, std::size_t cap) {
+Snapshot read_snapshot_file(const std::string& path, std::size_t cap, std::size_t max_ratio) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   Fd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
@@ -118,7 +118,7 @@ Snapshot read_snapshot_file(const std::string& path, std::size_t cap) {
   // A compressed file larger than the decompressed cap cannot be a valid snapshot.
   if (static_cast<std::uint64_t>(st.st_size) > cap)
     throw SnapshotError(path + ": file size exceeds the " + std::to_string(cap >> 20) + " MiB cap");
-  ZstdReadBuf buf(fd.get(), path, cap);
+  ZstdReadBuf buf(fd.get(), path, cap, max_ratio);
   std::istream in(&buf);
   return parse(in, path, [&] { return buf.decompressed(); });
 }

@@ -14,6 +14,9 @@
 namespace dsched::ctprof {
 
 inline constexpr std::size_t kMaxDecompressedBytes = std::size_t{256} << 20;
+// Snapshots' JSON compresses about 8 times (zstd level 3); a file of repeated records that
+// compresses thousands of times is a bomb, refused before its records are built.
+inline constexpr std::size_t kMaxCompressionRatio = 100;
 
 // dsched's format, current version.
 std::string to_json(const Snapshot& snap);
@@ -24,7 +27,9 @@ Snapshot from_json(const std::string& text, const std::string& name);
 // SnapshotError naming `path`) when `path` is a symbolic link, not a regular file, or a regular
 // file that is not a ctprof snapshot.
 void write_snapshot_file(const Snapshot& snap, const std::string& path);
-// `cap`: decompressed-size limit; reading stops as soon as it is crossed.
-Snapshot read_snapshot_file(const std::string& path, std::size_t cap = kMaxDecompressedBytes);
+// `cap`: decompressed-size limit; reading stops as soon as it or `max_ratio` (ZstdReadBuf) is
+// crossed.
+Snapshot read_snapshot_file(const std::string& path, std::size_t cap = kMaxDecompressedBytes,
+                            std::size_t max_ratio = kMaxCompressionRatio);
 
 }  // namespace dsched::ctprof

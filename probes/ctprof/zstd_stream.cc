@@ -7,10 +7,11 @@
 
 namespace dsched::ctprof {
 
-ZstdReadBuf::ZstdReadBuf(int fd, std::string name, std::size_t cap)
+ZstdReadBuf::ZstdReadBuf(int fd, std::string name, std::size_t cap, std::size_t max_ratio)
     : fd_(fd),
       name_(std::move(name)),
       cap_(cap),
+      max_ratio_(max_ratio),
       ctx_(ZSTD_createDCtx(), ZSTD_freeDCtx),
       in_(ZSTD_DStreamInSize()),
       out_(ZSTD_DStreamOutSize()) {
@@ -29,6 +30,7 @@ bool ZstdReadBuf::refill_input() {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw SnapshotError(name_ + ": read failed: " + std::strerror(errno));
     in_buf_ = {in_.data(), static_cast<std::size_t>(n), 0};
+    compressed_ += static_cast<std::size_t>(n);
     eof_ = n == 0;
     return n > 0;
   }
@@ -46,12 +48,21 @@ ZstdReadBuf::int_type ZstdReadBuf::underflow() {
     if (ZSTD_isError(frame_left_))
       throw SnapshotError(name_ + ": corrupt zstd data (" + ZSTD_getErrorName(frame_left_) + ")");
     total_ += out.pos;
-    if (total_ > cap_)
-      throw SnapshotError(name_ + ": decompressed size exceeds the " + std::to_string(cap_ >> 20) +
-                          " MiB cap");
+    check_limits();
     setg(out_.data(), out_.data(), out_.data() + out.pos);
   }
   return traits_type::to_int_type(*gptr());
+}
+
+void ZstdReadBuf::check_limits() const {
+  if (total_ > cap_)
+    throw SnapshotError(name_ + ": decompressed size exceeds the " + std::to_string(cap_ >> 20) +
+                        " MiB cap");
+  if (max_ratio_ && total_ > kRatioSlack && total_ / max_ratio_ > compressed_)
+    throw SnapshotError(name_ + ": not a plausible ctprof snapshot: " +
+                        std::to_string(total_ >> 20) + " MiB of text from " +
+                        std::to_string(compressed_ >> 10) + " KiB of zstd data (more than " +
+                        std::to_string(max_ratio_) + " times)");
 }
 
 std::string compress(const std::string& data) {

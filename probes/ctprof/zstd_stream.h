@@ -1,6 +1,7 @@
 // A std::streambuf that decompresses a zstd file while it is read, so a snapshot is parsed
 // without ever holding its whole text: memory stays at the zstd window plus one chunk, and the
-// decompressed size is capped (a decompression bomb stops at the cap, not at the allocator).
+// decompressed size is capped (a decompression bomb stops at the cap, not at the allocator), and
+// so is the compression ratio: a bomb is refused after a few MiB instead of at the cap.
 #pragma once
 
 #include <zstd.h>
@@ -18,8 +19,10 @@ namespace dsched::ctprof {
 class ZstdReadBuf : public std::streambuf {
  public:
   // `fd` is an open file (not owned); `name` names it in errors; `cap` limits the decompressed
-  // bytes. Checks the zstd magic number at once (throws SnapshotError).
-  ZstdReadBuf(int fd, std::string name, std::size_t cap);
+  // bytes; past the first kRatioSlack bytes, the text may be at most `max_ratio` times the
+  // compressed bytes read (0: any). Checks the zstd magic number at once (throws SnapshotError).
+  ZstdReadBuf(int fd, std::string name, std::size_t cap, std::size_t max_ratio = 0);
+  static constexpr std::size_t kRatioSlack = std::size_t{16} << 20;
   std::size_t decompressed() const { return total_; }
 
  protected:
@@ -27,9 +30,10 @@ class ZstdReadBuf : public std::streambuf {
 
  private:
   bool refill_input();
+  void check_limits() const;
   int fd_;
   std::string name_;
-  std::size_t cap_, total_ = 0;
+  std::size_t cap_, max_ratio_, total_ = 0, compressed_ = 0;
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> ctx_;
   std::vector<char> in_, out_;
   ZSTD_inBuffer in_buf_{nullptr, 0, 0};

@@ -24,6 +24,7 @@ struct RenderContext {
   int stack_indent = 14;  // stackindent: spaces before each frame of a traced stack or a stack key
   // Aggregations keyed by stacks print as folded flame-graph lines ("a;b;c 12", -x foldstacks).
   bool folded_stacks = false;
+  bool rawbytes = false;  // trace() of a string prints its recorded bytes as a hex dump
 };
 
 // Renders a '%@' conversion of printa(); receives the conversion and its resolved width and

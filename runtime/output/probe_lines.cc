@@ -1,8 +1,10 @@
 #include "probe_lines.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "addresses.h"
+#include "abi/hex_dump.h"
 #include "cformat.h"
 
 namespace dsched::output {
@@ -23,6 +25,8 @@ std::string on_cpu(std::optional<unsigned> cpu) { return cpu ? cformat(" on CPU 
 std::string render_trace(const Value& v, bool quiet, const RenderContext& context) {
   switch (v.kind) {
     case Value::Kind::String:
+      // rawbytes: the recorded bytes, NUL padding included, as a hex dump.
+      if (context.rawbytes) return abi::hex_dump(v.text + std::string(std::max<size_t>(v.size, v.text.size()) - v.text.size(), '\0'));
       return quiet ? v.text : cformat("  %-33s", v.text.c_str());
     case Value::Kind::Integer:
       if (quiet)

@@ -63,7 +63,6 @@ usage_error "invalid probe ID: 0" -i 0
 usage_error 'invalid probe description "a:b:c": [provider:]module expected' -m a:b:c
 usage_error 'invalid probe description "a:b": provider expected' -P a:b
 usage_error 'invalid probe description "p:m:f:n": [[provider:]module:]function expected' -f p:m:f:n
-usage_error "option rawbytes is not supported" -x rawbytes -n BEGIN
 
 # A trace buffer larger than the ring buffer can be, or of no size, is refused, naming the option and the value.
 usage_error "invalid value for option bufsize: 2g (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN

@@ -11,20 +11,25 @@
 
 #include "ctprof.h"
 #include "options.h"
+#include "snapshot_bomb.h"
 #include "snapshot_builder.h"
 #include "snapshot_io.h"
 #include "test_files_util.h"
 
 using namespace dsched::ctprof;
+using ctprof_test::repeating_frame;
 using ctprof_test::slurp;
+using ctprof_test::snapshot_bomb;
+using ctprof_test::valid_json;
 using ctprof_test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_error(const std::string& path, std::size_t cap = kMaxDecompressedBytes) {
+std::string read_error(const std::string& path, std::size_t cap = kMaxDecompressedBytes,
+                       std::size_t max_ratio = kMaxCompressionRatio) {
   try {
-    read_snapshot_file(path, cap);
+    read_snapshot_file(path, cap, max_ratio);
   } catch (const SnapshotError& e) {
     return e.what();
   }
@@ -42,39 +47,10 @@ CliResult cli(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
-std::string valid_json() {
-  Snapshot s = ctprof_test::empty_snapshot();
-  ctprof_test::add_thread(s, 7, "app", "app", {{kRunTimeNs, 5}}, {{kState, "S"}});
-  return to_json(s);
-}
-
-// A zstd frame of `head` then `unit` repeated to about `bytes`, produced in bounded memory.
-std::string repeating_frame(const std::string& head, const std::string& unit, std::size_t bytes) {
-  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  std::string block = head;
-  while (block.size() < (1 << 20)) block += unit;
-  std::string out, chunk(ZSTD_CStreamOutSize(), '\0');
-  for (std::size_t fed = 0; fed < bytes; fed += block.size()) {
-    ZSTD_inBuffer in{block.data(), block.size(), 0};
-    const bool last = fed + block.size() >= bytes;
-    std::size_t left;
-    do {
-      ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
-      left = ZSTD_compressStream2(cctx.get(), &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
-      REQUIRE_FALSE(ZSTD_isError(left));
-      out.append(chunk.data(), o.pos);
-    } while (last ? left != 0 : in.pos < in.size);
-    if (fed == 0) {  // the head only once
-      block.erase(0, head.size());
-      while (block.size() < (1 << 20)) block += unit;
-    }
-  }
-  return out;
-}
-
 // Reads `path` in a child process; returns the error and how far the child's resident memory
 // grew while reading (bytes).
-std::pair<std::string, std::size_t> read_in_child(const std::string& path, std::size_t cap) {
+std::pair<std::string, std::size_t> read_in_child(const std::string& path, std::size_t cap,
+                                                  std::size_t max_ratio) {
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   const pid_t pid = fork();
@@ -89,7 +65,7 @@ std::pair<std::string, std::size_t> read_in_child(const std::string& path, std::
       return 0ull;
     };
     const auto before = kib("VmRSS:");
-    const std::string error = read_error(path, cap);
+    const std::string error = read_error(path, cap, max_ratio);
     const std::string report = std::to_string(kib("VmHWM:") - before) + " " + error;
     if (write(fds[1], report.data(), report.size()) < 0) _exit(1);
     _exit(0);
@@ -181,35 +157,36 @@ TEST_CASE("ctprof decompression bombs are refused without the memory they ask fo
 
   // Valid records, each costing memory for a few bytes of text: refused once they would take
   // more than about twice the text read.
-  std::string head = valid_json();
-  head.resize(head.rfind("{\"tid\""));
-  std::string record =
-      "{\"tid\":1,\"tgid\":1,\"comm\":\"\",\"pcomm\":\"\",\"cgroup\":\"\",\"values\":[";
-  for (std::size_t id = 0; id < kStoredMetricCount; ++id)
-    record += std::string(id ? "," : "") + (metric(id).unit == Unit::Text ? "\"\"" : "0");
-  record += "]},";
-  const std::string records = dir.file("records.zst", repeating_frame(head, record, kExpanded));
+  const std::string records = dir.file("records.zst", snapshot_bomb(kExpanded));
   CHECK(fs::file_size(records) < 1 << 20);
-  const auto [records_error, records_growth] = read_in_child(records, kMaxDecompressedBytes);
+  // Such a file compresses thousands of times: refused once its text passes the slack.
+  const auto [ratio_error, ratio_growth] =
+      read_in_child(records, kMaxDecompressedBytes, kMaxCompressionRatio);
+  CHECK(ratio_error.find(records + ": not a plausible ctprof snapshot: 16 MiB of text from ") == 0);
+  CHECK(ratio_error.find(" KiB of zstd data (more than 100 times)") != std::string::npos);
+  CHECK(ratio_growth < std::size_t{96} << 20);
+  // Without the ratio check, the records' memory stops it.
+  const auto [records_error, records_growth] = read_in_child(records, kMaxDecompressedBytes, 0);
   CHECK(records_error.find(records +
                            ": not a plausible ctprof snapshot: its records would take ") == 0);
   CHECK(records_growth < std::size_t{256} << 20);
 
-  // Records that are mostly text (a ktstr snapshot with long unknown fields): stopped by the cap.
+  // Records that are mostly text (a ktstr snapshot with long unknown fields): stopped by the cap
+  // (without the ratio check).
   const std::string padded = dir.file(
       "padded.zst",
       repeating_frame("{\"captured_at_unix_ns\":1,\"threads\":[",
                       "{\"tid\":1,\"tgid\":1,\"note\":\"" + std::string(2000, 'x') + "\"},",
                       kExpanded));
   CHECK(fs::file_size(padded) < 1 << 20);
-  const auto [padded_error, padded_growth] = read_in_child(padded, kMaxDecompressedBytes);
+  const auto [padded_error, padded_growth] = read_in_child(padded, kMaxDecompressedBytes, 0);
   CHECK(padded_error == padded + ": decompressed size exceeds the 256 MiB cap");
   CHECK(padded_growth < std::size_t{256} << 20);
   CHECK(read_error(padded, 1 << 20) == padded + ": decompressed size exceeds the 1 MiB cap");
 
   const auto r = cli({"show", padded});
   CHECK(r.code == 1);
-  CHECK(r.err == "dsched ctprof: " + padded + ": decompressed size exceeds the 256 MiB cap\n");
+  CHECK(r.err.find("dsched ctprof: " + padded + ": not a plausible ctprof snapshot: 16 MiB") == 0);
 }
 
 TEST_CASE("ctprof command line: exit codes and messages") {

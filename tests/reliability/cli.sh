@@ -65,6 +65,19 @@ status=$?
 [ "$(cat "$err")" = "dsched: write error on stdout: No space left on device" ] || fail "flood > /dev/full: $(cat "$err")"
 [ $(($(date +%s) - start)) -lt 5 ] || fail "flood > /dev/full: the trace went on after the write error"
 
+# bufpolicy=fill: tracing stops at the first record that no longer fits in bufsize; what was
+# traced before it prints, in order, then END and the aggregations.
+timeout 30 "$dsched" -qn 'tick-1ms { printf("%d\n", i++); @ = count(); } tick-60s { exit(0); }
+  END { printf("end\n"); }' -x bufpolicy=fill -b 4k >"$out" 2>"$err"
+status=$?
+[ $status -eq 0 ] || fail "bufpolicy=fill: exit status $status: $(head -c 300 "$err")"
+lines=$(grep -c '^[0-9][0-9]*$' "$out")
+[ "$lines" -gt 0 ] && [ "$lines" -lt 512 ] || fail "bufpolicy=fill: $lines records traced into 4k"
+[ "$(grep '^[0-9][0-9]*$' "$out" | head -n "$lines")" = "$(seq 0 $((lines - 1)))" ] || fail "bufpolicy=fill: the records are not 0..$((lines - 1))"
+[ "$(grep -v '^[0-9][0-9]*$' "$out" | head -n 1)" = end ] || fail "bufpolicy=fill: END did not print after the records"
+tail -n 1 "$out" | grep -Eq '^ +[0-9]+$' || fail "bufpolicy=fill: no aggregation at the end"
+[ -s "$err" ] && fail "bufpolicy=fill: stderr: $(head -c 300 "$err")"
+
 # SIGTERM and SIGINT end a flooding run within a second, printing END's output and the aggregations.
 for signal in TERM INT; do
   "$dsched" -qn 'profile-5000 { @ = count(); printf("%d\n", timestamp); } END { printf("end\n"); }' \

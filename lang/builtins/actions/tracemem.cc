@@ -3,8 +3,8 @@
 // column offsets, then per 16 bytes the offset, the bytes in hex and as text ('.' when not
 // printable).
 #include <algorithm>
-#include <cstdio>
 
+#include "abi/hex_dump.h"
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/records.h"
@@ -13,29 +13,6 @@ namespace dsched::lang {
 namespace {
 
 constexpr int64_t kMaxSize = 4096;
-
-std::string hex_dump(std::string_view bytes) {
-  constexpr int kMargin = 5;
-  if (bytes.empty()) return "";
-  std::string out = "\n" + std::string(kMargin + 6, ' ');
-  for (char digit : std::string_view("0123456789abcdef")) (out += "  ") += digit;
-  out += "  0123456789abcdef\n";
-  char cell[16];
-  for (size_t row = 0; row < bytes.size(); row += 16) {
-    std::snprintf(cell, sizeof cell, "%*s%5zx:", kMargin, "", row);
-    out += cell;
-    std::string_view line = bytes.substr(row, 16);
-    for (unsigned char c : line) {
-      std::snprintf(cell, sizeof cell, " %02x", c);
-      out += cell;
-    }
-    out.append(3 * (16 - line.size()), ' ');
-    out += "  ";
-    for (char c : line) out += (c < ' ' || c > '~') ? '.' : c;
-    out += '\n';
-  }
-  return out;
-}
 
 class Tracemem : public Action {
  public:
@@ -64,7 +41,7 @@ class Tracemem : public Action {
       int64_t count = record.field(action.fields[1]).as_signed();
       bytes = bytes.substr(0, static_cast<size_t>(std::clamp<int64_t>(count, 0, memory.size)));
     }
-    run.output().report(name(), hex_dump(bytes));
+    run.output().report(name(), abi::hex_dump(bytes));
   }
 };
 

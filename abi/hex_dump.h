@@ -1,0 +1,13 @@
+// DTrace's hex dump of bytes (tracemem(), and trace() of a string with the rawbytes option): a
+// heading of the 16 column offsets, then per 16 bytes the offset, the bytes in hex and as text
+// ('.' when not printable). Empty for no bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dsched::abi {
+
+std::string hex_dump(std::string_view bytes);
+
+}  // namespace dsched::abi

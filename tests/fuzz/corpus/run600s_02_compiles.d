@@ -1,0 +1,3 @@
+struct flags {
+	int low:32;
+};

@@ -1,0 +1,4 @@
+BEGIN
+{
+  printf("d %d\n", 1);
+}

@@ -1,0 +1,4 @@
+#pragma Doption switchratparsecs
+BEGIN
+{
+}

@@ -1,0 +1,7 @@
+struct a { int x; };
+struct a p;
+
+BEGIN
+{
+	p = 0;
+}

@@ -1,0 +1,8 @@
+int a[4];
+int b[4];
+
+BEGIN
+{
+
+BE= a;
+}

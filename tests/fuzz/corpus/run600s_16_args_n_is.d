@@ -1,0 +1,5 @@
+sched:::enqueue,
+proc:::exit
+{
+  trace(args[1]->pr_lwpid);
+}

@@ -1,0 +1,6 @@
+this int counjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjts[int];
+
+BEGIN
+{
+	this->counts[1] = 2;
+}i

@@ -1,0 +1,1 @@
+BEGIN { printf("x"); commit(1);A}

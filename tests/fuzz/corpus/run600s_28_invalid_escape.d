@@ -1,0 +1,4 @@
+BEGIN
+{
+  ptn(ifr"%d\æn"l 1, 2)~;
+}

@@ -1,0 +1,4 @@
+sched:::on-cpu
+{
+  trace(args[0]-->pr_pid);
+}

@@ -1,0 +1,7 @@
+struct e { int x; };
+struct a p;
+
+BEGIN
+{
+	p =$0;
+}

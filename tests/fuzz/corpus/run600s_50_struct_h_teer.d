@@ -1,0 +1,4 @@
+BEGIN
+{
+  trace(((struct h_teer *)0)->x);
+}

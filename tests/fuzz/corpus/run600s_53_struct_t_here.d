@@ -1,0 +1,4 @@
+BEGIN
+{
+  trace(((struct t_here *)0)->x);
+}

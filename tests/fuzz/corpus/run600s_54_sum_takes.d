@@ -1,0 +1,9 @@
+BEGIN
+{
+  @a = count();
+}
+
+END
+{
+  @a = sum(
+);1}

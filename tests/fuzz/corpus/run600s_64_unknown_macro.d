@@ -1,0 +1,1 @@
+extd$n imbol;
