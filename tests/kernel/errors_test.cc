@@ -48,8 +48,8 @@ TEST_CASE("unsupported actions and subroutines are compile errors naming the lin
     std::string message;
   };
   const Case cases[] = {
-      {"BEGIN { stack(); }", "stack() is not supported yet"},
-      {"BEGIN { ustack(); }", "ustack() is not supported yet"},
+      {"BEGIN { jstack(); }", "jstack() is not supported"},
+      {"sched:::on-cpu { ustack(); }", "ustack() is not available in sched:vmlinux::on-cpu"},
       {"BEGIN { x = 1.5; }", "floating-point constants are not supported"},
       {"sched:::remain-cpu { }", "sched:::remain-cpu has no equivalent hook in the Linux scheduler"},
       {"fbt::schedule:entry { }", "probe description fbt::schedule:entry does not match any probes"},
@@ -62,14 +62,14 @@ TEST_CASE("unsupported actions and subroutines are compile errors naming the lin
     CHECK(r.err.find(c.message) != std::string::npos);
   }
   // Refusals are located like every compile error.
-  RunResult r = run_dsched({"-e", "-qn", "BEGIN { stack(); }"}, std::chrono::seconds(10));
+  RunResult r = run_dsched({"-e", "-qn", "BEGIN { jstack(); }"}, std::chrono::seconds(10));
   CHECK(r.err.find(" --> <command line>:1:9\n") != std::string::npos);
 }
 
 TEST_CASE("in a script file, an unsupported feature names the file and the line") {
-  TempScript script("BEGIN\n{\n  stack();\n}\n");
+  TempScript script("BEGIN\n{\n  jstack();\n}\n");
   RunResult r = run_dsched({"-qs", script.path()});
-  check_clean_failure(r, "dsched: failed to compile script " + script.path() + ": line 3: stack() is not supported yet");
+  check_clean_failure(r, "dsched: failed to compile script " + script.path() + ": line 3: jstack() is not supported");
   CHECK(r.err.find(" --> " + script.path() + ":3:3\n") != std::string::npos);
   // -e stops after compiling: the same error.
   RunResult compile_only = run_dsched({"-e", "-s", script.path()});
