@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "aggregation_support.h"
+#include "abi/symbols.h"
 #include "output/agg_print.h"
 
 using namespace dsched::abi;
@@ -211,4 +212,46 @@ TEST_CASE("clear keeps keys printing zero; trunc drops them") {
   add(a, KeyBuilder().integer(2), {1});
   a.trunc(1);
   CHECK(print_one(a) == int_key("2") + num16("1") + "\n");
+}
+
+namespace {
+
+// Kernel addresses below 0x100 are in function f<address / 16 * 16> of vmlinux; user ones in u of a.out.
+class FakeSymbols : public Symbolizer {
+ public:
+  Symbol kernel(uint64_t pc) override {
+    if (pc >= 0x100) return {};
+    return {"vmlinux", "f" + std::to_string(pc / 16 * 16), pc / 16 * 16};
+  }
+  Symbol user(uint32_t, uint64_t pc) override { return {"a.out", "u", pc & ~uint64_t(0xf)}; }
+  void remember_process(uint32_t) override {}
+};
+
+// Three kernel frames as a packed stack key component.
+std::string stack_key(uint64_t a, uint64_t b, uint64_t c) {
+  return KeyBuilder().integer(int64_t(a)).integer(int64_t(b)).integer(int64_t(c)).bytes();
+}
+
+}  // namespace
+
+TEST_CASE("a stack key prints as dt_print_stack does: a newline, then a frame a line; folded root first") {
+  Aggregation a(spec(0, "count", {KeyComponent::string(8), KeyComponent::address(KeyComponent::Kind::Stack, {false, 3})}));
+  auto key = [](const std::string& name, uint64_t a, uint64_t b, uint64_t c) {
+    KeyBuilder k;
+    k.string(name, 8);
+    std::string bytes = k.bytes() + stack_key(a, b, c);
+    return bytes;
+  };
+  std::string k1 = key("sh", 0x12, 0x21, 0), k2 = key("sh", 0x12, 0x300, 0x40);
+  a.merge({reinterpret_cast<const uint8_t*>(k1.data()), k1.size()}, std::vector<uint64_t>{1});
+  a.merge({reinterpret_cast<const uint8_t*>(k2.data()), k2.size()}, std::vector<uint64_t>{2});
+  FakeSymbols symbols;
+  const Aggregation* aggs[] = {&a};
+  const std::string indent(14, ' ');
+  CHECK(print_entries(aggs, {}, RenderContext{&symbols}) ==
+        str_key("sh") + "\n" + indent + "vmlinux`f16+0x2\n" + indent + "vmlinux`f32+0x1\n" + num16("1") + "\n" +
+            str_key("sh") + "\n" + indent + "vmlinux`f16+0x2\n" + indent + "0x300\n" + indent + "vmlinux`f64\n" +
+            num16("2") + "\n");
+  RenderContext folded{&symbols, 14, true};
+  CHECK(print_entries(aggs, {}, folded) == "sh;vmlinux`f32;vmlinux`f16 1\nsh;vmlinux`f64;0x300;vmlinux`f16 2\n");
 }
