@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dsched::lang {
 
@@ -16,5 +17,7 @@ struct KernelSymbol {
 // Kernel symbol `name`; nullopt with `error` set when it is unknown or the kernel hides
 // addresses.
 std::optional<KernelSymbol> kernel_symbol(const std::string& name, std::string* error);
+// Several symbols in one reading of kallsyms; `error` names the first not found.
+std::vector<std::optional<KernelSymbol>> kernel_symbols(const std::vector<std::string>& names, std::string* error);
 
 }  // namespace dsched::lang

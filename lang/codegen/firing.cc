@@ -147,11 +147,11 @@ const Firing::AddressRanges& Firing::tracepoint_relays() {
   auto [known, added] = relays_.try_emplace(section_);
   const size_t slash = section_.find('/');
   if (added && slash != std::string::npos) {
-    for (const char* prefix : {"__traceiter_", "__bpf_trace_"}) {
-      std::string error;
-      std::optional<lang::KernelSymbol> symbol = lang::kernel_symbol(prefix + section_.substr(slash + 1), &error);
+    const std::string tracepoint = section_.substr(slash + 1);
+    std::string error;
+    for (const std::optional<lang::KernelSymbol>& symbol :
+         lang::kernel_symbols({"__traceiter_" + tracepoint, "__bpf_trace_" + tracepoint}, &error))
       if (symbol && symbol->end > symbol->address) known->second.emplace_back(symbol->address, symbol->end);
-    }
   }
   return known->second;
 }
@@ -178,7 +178,7 @@ Firing::Stack Firing::stack(uint32_t frames, bool user) {
   const AddressRanges& relays = tracepoint ? tracepoint_relays() : none;
   const uint32_t extra = relays.empty() ? 0 : 2;
   llvm::Value* buffer = scratch(8 * uint64_t(frames + extra));
-  uint64_t flags = user ? BPF_F_USER_STACK : tracepoint ? kTracerFrames : 0;
+  const uint64_t flags = user ? uint64_t(BPF_F_USER_STACK) : tracepoint ? kTracerFrames : 0;
   llvm::Value* bytes = ir.helper(BPF_FUNC_get_stack, {context_, buffer, ir.const64(8 * int64_t(frames + extra)),
                                                       ir.const64(int64_t(flags))});
   if (relays.empty()) return {buffer, bytes};
