@@ -161,16 +161,21 @@ void Records::lead_with_process(llvm::Value* slot) {
   b.CreateStore(pid, key);
   llvm::Value* task = ir.helper(BPF_FUNC_get_current_task_btf, {});
   b.CreateStore(l_.exprs.kernel_field(task, "task_struct", {"mm"}), ir.offset_ptr(key, 8));
-  llvm::Value* first = b.CreateICmpEQ(
-      ir.helper(BPF_FUNC_map_update_elem, {seen, key, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
-  ir.when(first, [&] {
-    llvm::Value* announce = l_.firing.scratch(sizeof(abi::ProcessRecord));
-    b.CreateStore(b.getInt32(abi::kProcessEpid), ir.offset_ptr(announce, offsetof(abi::RecordHeader, epid)));
-    b.CreateStore(b.getInt32(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, cpu)));
-    b.CreateStore(ir.const64(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, spec)));
-    b.CreateStore(pid, ir.offset_ptr(announce, offsetof(abi::ProcessRecord, pid)));
-    ir.helper(BPF_FUNC_ringbuf_output,
-              {l_.maps.events(), announce, ir.const64(sizeof(abi::ProcessRecord)), ir.const64(0)});
+  // A lookup first: an LRU map's update takes a free element before it looks for the key, which
+  // every event of a known process would pay for.
+  llvm::Value* known = b.CreateICmpNE(ir.helper(BPF_FUNC_map_lookup_elem, {seen, key}), ir.const64(0));
+  ir.when(b.CreateNot(known), [&] {
+    llvm::Value* first = b.CreateICmpEQ(
+        ir.helper(BPF_FUNC_map_update_elem, {seen, key, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
+    ir.when(first, [&] {
+      llvm::Value* announce = l_.firing.scratch(sizeof(abi::ProcessRecord));
+      b.CreateStore(b.getInt32(abi::kProcessEpid), ir.offset_ptr(announce, offsetof(abi::RecordHeader, epid)));
+      b.CreateStore(b.getInt32(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, cpu)));
+      b.CreateStore(ir.const64(0), ir.offset_ptr(announce, offsetof(abi::RecordHeader, spec)));
+      b.CreateStore(pid, ir.offset_ptr(announce, offsetof(abi::ProcessRecord, pid)));
+      ir.helper(BPF_FUNC_ringbuf_output,
+                {l_.maps.events(), announce, ir.const64(sizeof(abi::ProcessRecord)), ir.const64(0)});
+    });
   });
 }
 
@@ -204,7 +209,7 @@ std::vector<abi::RecordField> Records::values(const lang::Expr& call, size_t fir
 }
 
 abi::RecordedAction& Records::action(const abi::ActionHandler& handler) {
-  layout().actions.push_back(abi::RecordedAction{&handler, std::nullopt, {}, {}, {}});
+  layout().actions.push_back(abi::RecordedAction{&handler, std::nullopt, {}, {}, {}, {}});
   return layout().actions.back();
 }
 
