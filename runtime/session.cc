@@ -199,6 +199,8 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       }
     }
   }
+  if (config.verbose && config.target && config.target->exited())
+    output.warning(config.target->describe_exit());
   object->detach();
   loop.attached = false;
   ring_buffer__consume(ring);

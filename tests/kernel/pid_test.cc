@@ -181,3 +181,18 @@ TEST_CASE("a pattern over the C library enables its functions and leaves the pro
   REQUIRE(std::regex_search(run.out, calls, std::regex("calls (\\d+)")));
   CHECK(std::stoi(calls[1]) > 0);
 }
+
+TEST_CASE("-v reports how the command ended; an interrupt ends the trace with nothing left attached") {
+  RunResult run = run_dsched({"-v", "-q", "-c", kProgram + " 1 0", "-n", "pid$target:a.out:dsched_add:entry {}"});
+  CHECK(run.status == 0);
+  CHECK(run.err.find("exited with status 0") != std::string::npos);
+
+  RunningDsched traced({"-q", "-c", kProgram + " 100000 20", "-n",
+                        "pid$target:a.out:dsched_add:entry { @ = count(); } tick-100ms { printf(\"ticking\\n\"); }"});
+  REQUIRE(traced.wait_for_output("ticking"));
+  traced.signal(SIGINT);
+  RunResult interrupted = traced.wait();
+  INFO(interrupted.err);
+  CHECK(interrupted.status == 0);
+  CHECK(leftover_programs().empty());
+}
