@@ -157,6 +157,11 @@ TEST_CASE("a missing function, offset or process is an error that says where") {
   RunResult beyond = run_dsched({"-c", kCommand, "-n", "pid$target:a.out:dsched_add:fffff {}"});
   CHECK(beyond.status != 0);
   CHECK(beyond.err.find("is beyond the end of pid_program`dsched_add") != std::string::npos);
+  // glibc's strlen is an IFUNC on x86-64: its code runs once, at link time, to pick __strlen_*.
+  RunResult ifunc = run_dsched({"-c", kCommand, "-n", "pid$target:libc:strlen:entry {}"});
+  CHECK(ifunc.status != 0);
+  CHECK(ifunc.err.find("strlen is an IFUNC") != std::string::npos);
+  CHECK(ifunc.err.find("__strlen_sse2") != std::string::npos);
   CHECK(leftover_programs().empty());
 }
 
