@@ -254,6 +254,15 @@ TEST_CASE("pragmas set typed options") {
   CHECK(r.program->globals[0].type->size == 512);
 }
 
+TEST_CASE("every buffer policy is accepted") {
+  for (const char* policy : {"switch", "fill", "ring"}) {
+    CheckResult r = compile_text(std::string("#pragma D option bufpolicy=") + policy + "\nBEGIN {}");
+    INFO(r.error);
+    REQUIRE(r.program);
+    CHECK(r.program->options.text("bufpolicy") == policy);
+  }
+}
+
 TEST_CASE("-x options override pragmas; -w allows destructive actions") {
   FrontendOptions options;
   options.cli_options.set("strsize", {dsched::abi::OptionKind::Size, 64, "64"});
@@ -268,8 +277,10 @@ TEST_CASE("-x options override pragmas; -w allows destructive actions") {
 }
 
 TEST_CASE("options dsched does not implement are refused, never ignored") {
-  CHECK(error_of("#pragma D option bufpolicy=ring\nBEGIN {}") ==
-        "dsched: failed to compile script test.d: line 1: option bufpolicy=ring is not supported");
+  CHECK(error_of("#pragma D option temporal\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option temporal is not supported");
+  CHECK(error_of("#pragma D option bufpolicy=wrap\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option bufpolicy: wrap");
   CHECK(error_of("#pragma D option aggpercpu\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: option aggpercpu is not supported");
   CHECK(error_of("#pragma D option nosuch=1\nBEGIN {}") ==

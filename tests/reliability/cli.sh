@@ -78,6 +78,43 @@ lines=$(grep -c '^[0-9][0-9]*$' "$out")
 tail -n 1 "$out" | grep -Eq '^ +[0-9]+$' || fail "bufpolicy=fill: no aggregation at the end"
 [ -s "$err" ] && fail "bufpolicy=fill: stderr: $(head -c 300 "$err")"
 
+# bufpolicy=ring: nothing prints while tracing; at the end each CPU's buffer prints the newest
+# records that fit in bufsize, oldest first, then END and the aggregations. tick-1ms fires on one
+# CPU, where a record of one integer takes 32 bytes: 1k holds at most 32 of them.
+timeout 30 "$dsched" -qn 'tick-1ms { printf("%d\n", i++); @ = count(); } END { printf("end\n"); }' \
+  -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
+ring=$!
+for _ in $(seq 100); do  # until its programs are loaded, then a second of tracing
+  ls -l /proc/$ring/fd 2>/dev/null | grep -q anon_inode:bpf-prog && break
+  sleep 0.1
+done
+sleep 1
+[ -s "$out" ] && fail "bufpolicy=ring: printed while tracing: $(head -c 300 "$out")"
+kill -INT $ring
+wait $ring
+status=$?
+[ $status -eq 0 ] || fail "bufpolicy=ring: exit status $status: $(head -c 300 "$err")"
+lines=$(grep -c '^[0-9][0-9]*$' "$out")
+traced=$(tail -n 1 "$out" | tr -d ' ')
+[ "$lines" -gt 0 ] && [ "$lines" -le 32 ] || fail "bufpolicy=ring: $lines records kept in 1k"
+[ "$traced" -gt "$lines" ] || fail "bufpolicy=ring: $traced records traced, $lines kept: nothing was overwritten"
+[ "$(head -n "$lines" "$out")" = "$(seq $((traced - lines)) $((traced - 1)))" ] ||
+  fail "bufpolicy=ring: the records kept are not the newest, $((traced - lines))..$((traced - 1)): $(head -n 3 "$out")"
+[ "$(sed -n "$((lines + 1))p" "$out")" = end ] || fail "bufpolicy=ring: END did not print after the records"
+[ -s "$err" ] && fail "bufpolicy=ring: stderr: $(head -c 300 "$err")"
+# exit() ends the run as it is traced; committed speculations are kept when commit() runs, after
+# the record of its clause; a discarded one never is; exit()'s status stays.
+timeout 30 "$dsched" -qn 'BEGIN { i = 0; } tick-1ms /i < 100/ { s = speculation(); speculate(s); printf("spec %d\n", i); }
+  tick-1ms /i < 100/ { printf("plain %d\n", i); } tick-1ms /i < 100 && i % 2 == 0/ { commit(s); }
+  tick-1ms /i < 100 && i % 2/ { discard(s); } tick-1ms /i < 100/ { i++; } tick-1ms /i == 100/ { exit(3); }' \
+  -x bufpolicy=ring -b 512 >"$out" 2>"$err"
+status=$?
+[ $status -eq 3 ] || fail "bufpolicy=ring with exit(3): exit status $status: $(head -c 300 "$err")"
+expected=$(for i in $(seq 0 99); do echo "plain $i"; [ $((i % 2)) -eq 0 ] && echo "spec $i"; done)
+kept=$(grep -c . "$out")
+[ "$kept" -gt 0 ] && [ "$kept" -le 16 ] || fail "bufpolicy=ring with speculations: $kept records kept in 512 bytes"
+[ "$(grep . "$out")" = "$(echo "$expected" | tail -n "$kept")" ] || fail "bufpolicy=ring with speculations: $(head -c 300 "$out")"
+
 # SIGTERM and SIGINT end a flooding run within a second, printing END's output and the aggregations.
 for signal in TERM INT; do
   "$dsched" -qn 'profile-5000 { @ = count(); printf("%d\n", timestamp); } END { printf("end\n"); }' \
