@@ -18,11 +18,11 @@ constexpr bool kNo = false;
 //             stackframes and ustackframes (frames that stack() and ustack() record by default)
 //   runtime:  quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
 //             (which output), flowindent, rawbytes, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
-//             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
+//             (how often drops are reported), aggpercpu (aggregations keep and print each CPU's value), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
     // Compile-time options.
-    {"aggpercpu", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"aggpercpu", K::Flag, P::Compile, 0},
     {"amin", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"argref", K::Flag, P::Compile, 0},
     {"core", K::Text, P::Compile, 0, nullptr, nullptr, kNo},

@@ -153,7 +153,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     return 1;
   }
   for (const std::string& note : resizer.notes()) output.warning(note);
-  AggregationStore aggregations(program.aggregations, *object, config.symbols);
+  AggregationStore aggregations(program.aggregations, *object, config.symbols, options.flag("aggpercpu"));
   RecordConsumer consumer(program, aggregations, output, options, config.symbols);
   const std::string policy = options.text("bufpolicy");
   RecordLoop loop(consumer, policy == "fill" ? uint64_t(options.number("bufsize")) : 0);

@@ -263,6 +263,13 @@ TEST_CASE("every buffer policy is accepted") {
   }
 }
 
+TEST_CASE("aggpercpu is accepted by pragma") {
+  CheckResult r = compile_text("#pragma D option aggpercpu\nBEGIN {}");
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(r.program->options.flag("aggpercpu"));
+}
+
 TEST_CASE("-x options override pragmas; -w allows destructive actions") {
   FrontendOptions options;
   options.cli_options.set("strsize", {dsched::abi::OptionKind::Size, 64, "64"});
@@ -281,8 +288,8 @@ TEST_CASE("options dsched does not implement are refused, never ignored") {
         "dsched: failed to compile script test.d: line 1: option temporal is not supported");
   CHECK(error_of("#pragma D option bufpolicy=wrap\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: invalid value for option bufpolicy: wrap");
-  CHECK(error_of("#pragma D option aggpercpu\nBEGIN {}") ==
-        "dsched: failed to compile script test.d: line 1: option aggpercpu is not supported");
+  CHECK(error_of("#pragma D option agghist\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option agghist is not supported");
   CHECK(error_of("#pragma D option nosuch=1\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: unrecognized option: nosuch");
   CHECK(error_of("#pragma D option quiet=please\nBEGIN {}") ==
