@@ -22,9 +22,7 @@ void RecordConsumer::consume(std::string_view record) {
     abi::FaultRecord fault;
     std::memcpy(&fault, record.data(), sizeof fault);
     if (fault.clause_epid >= program_.records.size()) return;
-    if (!ring_) return report_fault(fault);
-    if (!ring_->keep(header.cpu, record)) output_.drops(abi::DropKind::Output, 1, header.cpu);
-    return;
+    return ring_ ? ring_->keep(header.cpu, record) : report_fault(fault);
   }
   if (header.epid == abi::kProcessEpid) {
     abi::ProcessRecord process;
@@ -64,7 +62,7 @@ void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& l
   abi::RecordHeader header;
   std::memcpy(&header, record.data(), sizeof header);
   // A committed speculation is copied into the buffer when commit() runs: after its clause's record.
-  if (!ring_->keep(header.cpu, record)) output_.drops(abi::DropKind::Output, 1, header.cpu);
+  ring_->keep(header.cpu, record);
   run_actions(record, layout, Actions::WhenTraced);
 }
 

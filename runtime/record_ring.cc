@@ -2,11 +2,14 @@
 
 namespace dsched {
 
-bool RecordRing::keep(uint32_t cpu, std::string_view record) {
+void RecordRing::keep(uint32_t cpu, std::string_view record) {
   const uint64_t size = buffer_footprint(record.size());
   if (phase_ == Phase::Begin) begin_cpu_ = cpu;
   if (phase_ == Phase::End) end_cpu_ = cpu;
-  if (size > bytes_per_cpu_) return false;
+  if (size > bytes_per_cpu_) {
+    ++drops_[cpu];
+    return;
+  }
   CpuBuffer& buffer = cpus_[cpu];
   while (buffer.bytes + size > bytes_per_cpu_) {
     buffer.bytes -= buffer_footprint(buffer.records.front().size());
@@ -15,7 +18,6 @@ bool RecordRing::keep(uint32_t cpu, std::string_view record) {
   }
   buffer.records.emplace_back(record);
   buffer.bytes += size;
-  return true;
 }
 
 void RecordRing::begin(uint32_t cpu) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dsched {
 
@@ -22,9 +23,11 @@ class RecordRing {
  public:
   explicit RecordRing(uint64_t bytes_per_cpu) : bytes_per_cpu_(bytes_per_cpu) {}
 
-  // Keeps a record traced on `cpu`, dropping that CPU's oldest records until it fits; false
-  // (nothing dropped) when the record is larger than the whole buffer.
-  bool keep(uint32_t cpu, std::string_view record);
+  // Keeps a record traced on `cpu`, dropping that CPU's oldest records until it fits. A record
+  // larger than the whole buffer is not kept (nothing is dropped for it) and counts as a drop.
+  void keep(uint32_t cpu, std::string_view record);
+  // Records not kept since the last call, by CPU.
+  std::map<uint32_t, uint64_t> take_drops() { return std::exchange(drops_, {}); }
   // BEGIN runs from now on, on `cpu` unless BEGIN's records say otherwise; then tracing, then END
   // (on `cpu`, or where END's records say).
   void begin(uint32_t cpu);
@@ -46,6 +49,7 @@ class RecordRing {
 
   uint64_t bytes_per_cpu_;
   std::map<uint32_t, CpuBuffer> cpus_;
+  std::map<uint32_t, uint64_t> drops_;
   enum class Phase { Begin, Tracing, End };
   Phase phase_ = Phase::Tracing;
   uint32_t begin_cpu_ = 0;

@@ -92,11 +92,14 @@ class RecordLoop {
 // the last report.
 class DropReporter {
  public:
-  DropReporter(const LoadedObject& object, int fd, abi::Output& output)
-      : object_(object), fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
+  // `ring` (may be null): bufpolicy=ring's buffers, whose records too large to keep are drops.
+  DropReporter(const LoadedObject& object, int fd, abi::Output& output, RecordRing* ring)
+      : object_(object), fd_(fd), output_(output), ring_(ring), cpus_(libbpf_num_possible_cpus()),
         seen_(static_cast<size_t>(abi::DropCounter::Count) * cpus_, 0) {}
 
   void report() {
+    if (ring_)
+      for (auto [cpu, count] : ring_->take_drops()) output_.drops(abi::DropKind::Output, count, cpu);
     uint64_t skipped = object_.skipped_firings();
     if (skipped > skipped_seen_) output_.drops(abi::DropKind::KernelSkipped, skipped - skipped_seen_, std::nullopt);
     skipped_seen_ = skipped;
@@ -125,6 +128,7 @@ class DropReporter {
   const LoadedObject& object_;
   int fd_;
   abi::Output& output_;
+  RecordRing* ring_;
   int cpus_;
   std::vector<uint64_t> seen_;
   uint64_t skipped_seen_ = 0;
@@ -169,7 +173,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     ring_buffer__free(ring);
     return 1;
   }
-  DropReporter drops(*object, object->map_fd(program.drops_map), output);
+  DropReporter drops(*object, object->map_fd(program.drops_map), output, kept ? &*kept : nullptr);
   SignalScope signals;
   auto drain = [&] {
     ring_buffer__consume(ring);

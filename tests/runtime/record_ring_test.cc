@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,14 @@ TEST_CASE("a ring keeps each CPU's newest records that fit, oldest first") {
   CHECK(drained(ring).empty());
 }
 
-TEST_CASE("a record larger than the buffer is not kept and drops nothing") {
+TEST_CASE("a record larger than the buffer is a drop and drops nothing") {
   RecordRing ring(64);
-  REQUIRE(ring.keep(0, record('a')));
-  CHECK_FALSE(ring.keep(0, std::string(60, 'b')));
+  ring.keep(0, record('a'));
+  ring.keep(0, std::string(60, 'b'));
+  ring.keep(1, std::string(60, 'b'));
+  ring.keep(1, std::string(60, 'b'));
+  CHECK(ring.take_drops() == std::map<uint32_t, uint64_t>{{0, 1}, {1, 2}});
+  CHECK(ring.take_drops().empty());
   CHECK(drained(ring) == "a");
 }
 
