@@ -19,6 +19,22 @@ std::string drained(RecordRing& ring) {
   return names;
 }
 
+// Keeps records given as "CPU name" pairs ("0a 1b") in BEGIN, while tracing and in END, and drains
+// them. BEGIN and END run on the CPU of their first pair.
+std::string run(uint64_t bytes, std::string_view begin, std::string_view tracing, std::string_view end) {
+  RecordRing ring(bytes);
+  auto keep = [&](std::string_view pairs) {
+    for (size_t i = 0; i + 1 < pairs.size(); i += 3) ring.keep(uint32_t(pairs[i] - '0'), record(pairs[i + 1]));
+  };
+  ring.begin(uint32_t(begin[0] - '0'));
+  keep(begin);
+  ring.begin_done();
+  keep(tracing);
+  ring.begin_end(uint32_t(end[0] - '0'));
+  keep(end);
+  return drained(ring);
+}
+
 }  // namespace
 
 TEST_CASE("a ring keeps each CPU's newest records that fit, oldest first") {
@@ -42,38 +58,13 @@ TEST_CASE("a record larger than the buffer is a drop and drops nothing") {
 }
 
 TEST_CASE("BEGIN's CPU prints first and END's CPU last, as DTrace's consumer reads them") {
-  RecordRing ring(1024);
-  ring.begin(1);
-  ring.keep(1, record('B'));
-  ring.begin_done();
-  ring.keep(0, record('a'));
-  ring.keep(1, record('b'));
-  ring.keep(2, record('c'));
-  ring.begin_end(0);
-  ring.keep(0, record('E'));
-  CHECK(drained(ring) == "Bbc" "aE");
+  CHECK(run(1024, "1B", "0a 1b 2c", "0E") == "Bbc" "aE");
 }
 
 TEST_CASE("when one CPU ran both BEGIN and END, its BEGIN records print first and the rest last") {
-  RecordRing ring(1024);
-  ring.begin(0);
-  ring.keep(0, record('B'));
-  ring.begin_done();
-  ring.keep(0, record('a'));
-  ring.keep(1, record('b'));
-  ring.begin_end(0);
-  ring.keep(0, record('E'));
-  CHECK(drained(ring) == "B" "b" "aE");
+  CHECK(run(1024, "0B", "0a 1b", "0E") == "B" "b" "aE");
 }
 
 TEST_CASE("BEGIN records a ring overwrote no longer print first") {
-  RecordRing ring(64);
-  ring.begin(0);
-  ring.keep(0, record('B'));
-  ring.begin_done();
-  ring.keep(0, record('a'));
-  ring.keep(0, record('c'));
-  ring.keep(1, record('b'));
-  ring.begin_end(0);
-  CHECK(drained(ring) == "b" "ac");
+  CHECK(run(64, "0B", "0a 0c 1b", "0") == "b" "ac");
 }
