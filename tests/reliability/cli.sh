@@ -102,6 +102,34 @@ traced=$(tail -n 1 "$out" | tr -d ' ')
   fail "bufpolicy=ring: the records kept are not the newest, $((traced - lines))..$((traced - 1)): $(head -n 3 "$out")"
 [ "$(sed -n "$((lines + 1))p" "$out")" = end ] || fail "bufpolicy=ring: END did not print after the records"
 [ -s "$err" ] && fail "bufpolicy=ring: stderr: $(head -c 300 "$err")"
+# Each CPU has its own ring: profile-997 records on every CPU; after Ctrl-C each CPU's newest
+# records print together, oldest first, and they end with the last firing the CPU counted. A
+# record of two integers takes 40 bytes: 1k holds 25 of them per CPU.
+timeout 30 "$dsched" -qn 'profile-997 { printf("%d %d\n", cpu, n[cpu]++); @[cpu] = count(); }' \
+  -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
+ring=$!
+for _ in $(seq 100); do
+  ls -l /proc/$ring/fd 2>/dev/null | grep -q anon_inode:bpf-prog && break
+  sleep 0.1
+done
+sleep 1
+kill -INT $ring
+wait $ring
+status=$?
+[ $status -eq 0 ] || fail "bufpolicy=ring per CPU: exit status $status: $(head -c 300 "$err")"
+grep -E '^[0-9]+ [0-9]+$' "$out" >"$work/records"
+cpus_seen=$(cut -d' ' -f1 "$work/records" | uniq | wc -l)
+[ "$cpus_seen" -eq "$(nproc)" ] || fail "bufpolicy=ring per CPU: records of $cpus_seen CPUs, $(nproc) online"
+[ "$cpus_seen" -eq "$(cut -d' ' -f1 "$work/records" | sort -u | wc -l)" ] || fail "bufpolicy=ring per CPU: CPUs interleave: $(tr '\n' ' ' <"$work/records" | head -c 300)"
+for cpu in $(cut -d' ' -f1 "$work/records" | sort -u); do
+  mine=$(awk -v c="$cpu" '$1 == c { print $2 }' "$work/records")
+  kept=$(grep -c . <<<"$mine")
+  counted=$(awk -v c="$cpu" '/^ / && NF == 2 && $1 == c { print $2 }' "$out")  # the aggregation's line
+  [ "$kept" -le 25 ] || fail "bufpolicy=ring per CPU: CPU $cpu kept $kept records in 1k"
+  [ -n "$counted" ] && [ "$mine" = "$(seq $((counted - kept)) $((counted - 1)))" ] ||
+    fail "bufpolicy=ring per CPU: CPU $cpu kept $(tr '\n' ' ' <<<"$mine"), counted $counted"
+done
+[ -s "$err" ] && fail "bufpolicy=ring per CPU: stderr: $(head -c 300 "$err")"
 # exit() ends the run as it is traced; committed speculations are kept when commit() runs, after
 # the record of its clause; a discarded one never is; exit()'s status stays.
 timeout 30 "$dsched" -qn 'BEGIN { i = 0; } tick-1ms /i < 100/ { s = speculation(); speculate(s); printf("spec %d\n", i); }
