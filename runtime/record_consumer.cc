@@ -61,8 +61,8 @@ void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& l
   if (!ring_) return print(record, layout);
   abi::RecordHeader header;
   std::memcpy(&header, record.data(), sizeof header);
-  // A committed speculation is copied into the buffer when commit() runs: after its clause's record.
   ring_->keep(header.cpu, record);
+  // exit(), commit() and discard() act now: a committed speculation's records are kept after this one.
   run_actions(record, layout, Actions::WhenTraced);
 }
 
