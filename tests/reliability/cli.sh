@@ -19,6 +19,15 @@ expect() {
   [ "$(cat "$err")" = "$text" ] || fail "dsched $*: stderr is '$(head -c 300 "$err")', expected '$text'"
 }
 
+# wait_attached PID: waits (20 seconds at most) until the dsched run PID has attached its probes.
+wait_attached() {
+  for _ in $(seq 200); do
+    ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link' && return 0
+    sleep 0.1
+  done
+  fail "dsched never attached its probes"
+}
+
 # -s on what is not a script file: one line at once, exit 1.
 mkfifo "$work/fifo"
 expect 1 "dsched: failed to open $work: Is a directory" -e -s "$work"
@@ -81,13 +90,10 @@ tail -n 1 "$out" | grep -Eq '^ +[0-9]+$' || fail "bufpolicy=fill: no aggregation
 # bufpolicy=ring: nothing prints while tracing; at the end each CPU's buffer prints the newest
 # records that fit in bufsize, oldest first, then END and the aggregations. tick-1ms fires on one
 # CPU, where a record of one integer takes 32 bytes: 1k holds at most 32 of them.
-timeout 30 "$dsched" -qn 'tick-1ms { printf("%d\n", i++); @ = count(); } END { printf("end\n"); }' \
+"$dsched" -qn 'tick-1ms { printf("%d\n", i++); @ = count(); } END { printf("end\n"); }' \
   -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
 ring=$!
-for _ in $(seq 100); do  # until its programs are loaded, then a second of tracing
-  ls -l /proc/$ring/fd 2>/dev/null | grep -q anon_inode:bpf-prog && break
-  sleep 0.1
-done
+wait_attached $ring
 sleep 1
 [ -s "$out" ] && fail "bufpolicy=ring: printed while tracing: $(head -c 300 "$out")"
 kill -INT $ring
@@ -102,20 +108,25 @@ traced=$(tail -n 1 "$out" | tr -d ' ')
   fail "bufpolicy=ring: the records kept are not the newest, $((traced - lines))..$((traced - 1)): $(head -n 3 "$out")"
 [ "$(sed -n "$((lines + 1))p" "$out")" = end ] || fail "bufpolicy=ring: END did not print after the records"
 [ -s "$err" ] && fail "bufpolicy=ring: stderr: $(head -c 300 "$err")"
-# Each CPU has its own ring: profile-997 records on every CPU; after Ctrl-C each CPU's newest
-# records print together, oldest first, and they end with the last firing the CPU counted. A
-# record of two integers takes 40 bytes: 1k holds 25 of them per CPU.
-timeout 30 "$dsched" -qn 'profile-997 { printf("%d %d\n", cpu, n[cpu]++); @[cpu] = count(); }' \
+# Each CPU has its own ring: profile-997 records on every CPU (each kept busy, as an idle CPU's
+# profile probe seldom fires); after Ctrl-C each CPU's newest records print together, oldest
+# first, and they end with the last firing the CPU counted. A record of two integers takes 40
+# bytes: 1k holds 25 of them per CPU.
+busy=()
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+  timeout 20 nice -n 19 taskset -c "$cpu" sh -c 'while :; do :; done' &
+  busy+=($!)
+done
+"$dsched" -qn 'profile-997 { printf("%d %d\n", cpu, n[cpu]++); @[cpu] = count(); }' \
   -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
 ring=$!
-for _ in $(seq 100); do
-  ls -l /proc/$ring/fd 2>/dev/null | grep -q anon_inode:bpf-prog && break
-  sleep 0.1
-done
+wait_attached $ring
 sleep 1
 kill -INT $ring
 wait $ring
 status=$?
+kill "${busy[@]}"
+wait "${busy[@]}" 2>/dev/null
 [ $status -eq 0 ] || fail "bufpolicy=ring per CPU: exit status $status: $(head -c 300 "$err")"
 grep -E '^[0-9]+ [0-9]+$' "$out" >"$work/records"
 cpus_seen=$(cut -d' ' -f1 "$work/records" | uniq | wc -l)
