@@ -1,5 +1,6 @@
 // Turns ring-buffer records into output events, in the order they were produced: the per-fire
-// line and each action's handler, with speculative records buffered until commit() or discard().
+// line and each action's handler, with speculative records buffered until commit() or discard()
+// (under bufpolicy=ring, records are kept in a RecordRing and print when the run ends).
 // It is the RunContext the actions' handlers act through.
 #pragma once
 
