@@ -272,6 +272,11 @@ TEST_CASE("aggpercpu: each CPU's value on its own line after the total, histogra
   min.merge({}, std::vector<uint64_t>{uint64_t(-5), 1, 9, 1});
   CHECK(print_one(min) == num16("-5") + "\n    [CPU 0]" + num16("-5") + "\n    [CPU 1]" + num16("9") + "\n");
 
+  Aggregation avg(spec(4, "avg"));  // a CPU where the key never fired averages nothing: 0
+  avg.keep_per_cpu();
+  avg.merge({}, std::vector<uint64_t>{10, 2, 0, 0});  // sum, count
+  CHECK(print_one(avg) == num16("5") + "\n    [CPU 0]" + num16("5") + "\n    [CPU 1]" + num16("0") + "\n");
+
   Aggregation q(spec(3, "quantize"));
   q.keep_per_cpu();
   std::vector<uint64_t> two_cpus(2 * 127, 0);
