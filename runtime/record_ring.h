@@ -6,12 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace dsched {
 
@@ -41,10 +41,30 @@ class RecordRing {
   void drain(const std::function<void(std::string_view record)>& print);
 
  private:
-  struct CpuBuffer {
-    std::deque<std::string> records;
-    uint64_t bytes = 0;
+  // One CPU's buffer: records laid end to end in a circular array of at most `capacity` bytes, each
+  // as an 8-byte length and its bytes padded to 8 (buffer_footprint), so that what is held is what
+  // bufsize counts. The array grows as records come until it reaches `capacity`; only then do
+  // the oldest records make room.
+  class CpuBuffer {
+   public:
+    explicit CpuBuffer(uint64_t capacity) : capacity_(capacity) {}
+    bool empty() const { return records_ == 0; }
+    size_t size() const { return records_; }
+    void push_back(std::string_view record);  // the record must fit in `capacity`
+    std::string pop_front();
+
     size_t begin_records = 0;  // how many of the oldest records are BEGIN's
+
+   private:
+    void copy_in(uint64_t at, const void* from, size_t size);
+    void copy_out(uint64_t at, void* to, size_t size) const;
+    uint64_t front_size() const;
+
+    uint64_t capacity_;
+    std::vector<char> bytes_;
+    uint64_t head_ = 0;  // where the oldest record starts
+    uint64_t used_ = 0;
+    size_t records_ = 0;
   };
 
   uint64_t bytes_per_cpu_;

@@ -46,6 +46,14 @@ TEST_CASE("a ring keeps each CPU's newest records that fit, oldest first") {
   CHECK(drained(ring).empty());
 }
 
+TEST_CASE("records that wrap around the end of a CPU's buffer come back whole") {
+  RecordRing ring(100);  // three records of 32 bytes, the fourth one's length and bytes wrap
+  std::vector<std::string> kept;
+  for (int i = 0; i < 20; ++i) ring.keep(0, std::string(size_t(17 + i % 5), char('a' + i)));
+  ring.drain([&](std::string_view r) { kept.emplace_back(r); });
+  CHECK(kept == std::vector<std::string>{std::string(19, 'r'), std::string(20, 's'), std::string(21, 't')});
+}
+
 TEST_CASE("a record larger than the buffer is a drop and drops nothing") {
   RecordRing ring(64);
   ring.keep(0, record('a'));
