@@ -49,4 +49,22 @@ Elf_Scn* find_section(Elf* elf, uint32_t type, std::string_view name, GElf_Shdr&
   return nullptr;
 }
 
+void for_each_note(Elf* elf, std::string_view owner, uint32_t type,
+                   const std::function<bool(const char* desc, size_t size)>& visit) {
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    GElf_Nhdr note;
+    size_t name_at = 0, desc_at = 0;
+    for (size_t at = 0; data && (at = gelf_getnote(data, at, &note, &name_at, &desc_at)) > 0;) {
+      const char* bytes = static_cast<const char*>(data->d_buf);
+      // The name's size counts its terminating NUL.
+      if (note.n_type == type && note.n_namesz == owner.size() + 1 &&
+          std::string_view(bytes + name_at, owner.size()) == owner && !visit(bytes + desc_at, note.n_descsz))
+        return;
+    }
+  }
+}
+
 }  // namespace dsched::symbols

@@ -5,6 +5,9 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -30,5 +33,9 @@ class OpenElf {
 std::string section_name(Elf* elf, const GElf_Shdr& header);
 // The section of `type` (or, when `name` is given, named `name`), with its header, or null.
 Elf_Scn* find_section(Elf* elf, uint32_t type, std::string_view name, GElf_Shdr& header);
+// Calls `visit` with the descriptor of each note of `owner` and `type` in the file's note sections,
+// in file order, until it returns false.
+void for_each_note(Elf* elf, std::string_view owner, uint32_t type,
+                   const std::function<bool(const char* desc, size_t size)>& visit);
 
 }  // namespace dsched::symbols

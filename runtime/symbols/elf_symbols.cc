@@ -18,19 +18,12 @@ std::string hex(const unsigned char* bytes, size_t size) {
 }
 
 std::string read_build_id(Elf* elf) {
-  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
-    GElf_Shdr header;
-    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
-    Elf_Data* data = elf_getdata(section, nullptr);
-    GElf_Nhdr note;
-    size_t name_at = 0, desc_at = 0;
-    for (size_t at = 0; data && (at = gelf_getnote(data, at, &note, &name_at, &desc_at)) > 0;) {
-      const char* bytes = static_cast<const char*>(data->d_buf);
-      if (note.n_type == kNoteGnuBuildId && note.n_namesz == 4 && std::string_view(bytes + name_at, 3) == "GNU")
-        return hex(reinterpret_cast<const unsigned char*>(bytes + desc_at), note.n_descsz);
-    }
-  }
-  return {};
+  std::string id;
+  for_each_note(elf, "GNU", kNoteGnuBuildId, [&](const char* desc, size_t size) {
+    id = hex(reinterpret_cast<const unsigned char*>(desc), size);
+    return false;
+  });
+  return id;
 }
 
 // The file name .gnu_debuglink points to, or empty.

@@ -127,18 +127,10 @@ class NoteReader {
   }
 
   void read(std::vector<SdtNote>& notes) {
-    for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf_, section));) {
-      GElf_Shdr header;
-      if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
-      Elf_Data* data = elf_getdata(section, nullptr);
-      GElf_Nhdr note;
-      size_t name_at = 0, desc_at = 0;
-      for (size_t at = 0; data && (at = gelf_getnote(data, at, &note, &name_at, &desc_at)) > 0;) {
-        const char* bytes = static_cast<const char*>(data->d_buf);
-        if (note.n_type == kNoteStapsdt && note.n_namesz == 8 && std::string_view(bytes + name_at) == "stapsdt")
-          if (auto parsed = read_note(bytes + desc_at, note.n_descsz)) notes.push_back(std::move(*parsed));
-      }
-    }
+    for_each_note(elf_, "stapsdt", kNoteStapsdt, [&](const char* desc, size_t size) {
+      if (auto note = read_note(desc, size)) notes.push_back(std::move(*note));
+      return true;
+    });
   }
 
  private:
