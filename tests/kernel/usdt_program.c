@@ -6,11 +6,12 @@
  *   frame(i, -i): operands in memory relative to %rbp (an unoptimized function)
  *   indexed(table[i % 4]): an operand with base and index registers, 11, 22, 33 or 44
  *   gated(i) only while its semaphore says it is traced (usdt_gated.c)
- * and prints "enabled E of N" at the end: how many iterations saw gated traced. */
+ * It prints "pid P" first and "enabled E of N" at the end: how many iterations saw gated traced. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/sdt.h>
 #include <time.h>
+#include <unistd.h>
 
 long counter = 7;
 static int table[4] = {11, 22, 33, 44};
@@ -42,6 +43,8 @@ int main(int argc, char **argv) {
   long interval_ms = argc > 2 ? atol(argv[2]) : 0;
   const struct timespec interval = {interval_ms / 1000, (interval_ms % 1000) * 1000000};
   int enabled = 0;
+  printf("pid %d\n", (int)getpid());
+  fflush(stdout);
   for (int i = 0; i < iterations; i++) {
     fire(i, "hello");
     enabled += gated_probe(i);
