@@ -18,6 +18,7 @@ struct AttachPoint {
     Tracepoint,  // attached by libbpf from the program's section (tp_btf/<tracepoint>)
     PerfTimer,   // a cpu-clock perf event every period_ns, on every CPU or one
     OnDemand,    // run with BPF_PROG_TEST_RUN when the run reaches `phase`
+    Uprobe,      // a uprobe (uretprobe) at `offset` of file `binary`, in process `pid` only
   };
   enum class Phase { Begin, End };
   Kind kind = Kind::Tracepoint;
@@ -27,6 +28,12 @@ struct AttachPoint {
   bool every_cpu = false;  // perf timers: on every CPU, or only on `cpu`
   int cpu = 0;
   Phase phase = Phase::Begin;
+  // Uprobes.
+  std::string binary;
+  uint64_t offset = 0;
+  int64_t pid = -1;             // -1: in every process that maps `binary`
+  bool retprobe = false;
+  uint64_t semaphore_offset = 0;  // USDT's is-enabled counter (the uprobe's ref_ctr_offset); 0: none
 };
 
 // The record one firing of one clause for one probe writes (its index is the record's epid).

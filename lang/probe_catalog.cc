@@ -7,14 +7,13 @@
 namespace dsched::lang {
 namespace {
 
-// One field of a description: empty matches anything, a glob goes through fnmatch, anything else
-// must be equal. Whether it is a glob is decided once, not once per probe it is tried against.
+// One field of a description. Whether it is a glob is decided once, not once per probe it is
+// tried against.
 struct FieldPattern {
   std::string text;
   bool glob = false;
 
-  explicit FieldPattern(std::string field)
-      : text(std::move(field)), glob(text.find_first_of("*?[") != std::string::npos) {}
+  explicit FieldPattern(std::string field) : text(std::move(field)), glob(is_glob(text)) {}
   bool matches(const std::string& value) const {
     if (text.empty()) return true;
     return glob ? fnmatch(text.c_str(), value.c_str(), 0) == 0 : text == value;
@@ -31,7 +30,7 @@ struct Description {
 };
 
 // "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
-Description split_description(const std::string& text) {
+DescriptionFields split_fields(const std::string& text) {
   std::vector<std::string> fields;
   size_t start = 0;
   for (;;) {
@@ -41,7 +40,11 @@ Description split_description(const std::string& text) {
     start = colon + 1;
   }
   while (fields.size() < 4) fields.insert(fields.begin(), "");
-  return {FieldPattern(fields[0]), FieldPattern(fields[1]), FieldPattern(fields[2]), FieldPattern(fields[3])};
+  return {fields[0], fields[1], fields[2], fields[3]};
+}
+
+Description split_description(const DescriptionFields& f) {
+  return {FieldPattern(f.provider), FieldPattern(f.module), FieldPattern(f.function), FieldPattern(f.name)};
 }
 
 std::vector<const Provider*>& providers() {
@@ -50,6 +53,9 @@ std::vector<const Provider*>& providers() {
 }
 
 }  // namespace
+
+bool is_glob(const std::string& pattern) { return pattern.find_first_of("*?[") != std::string::npos; }
+bool field_matches(const std::string& pattern, const std::string& value) { return FieldPattern(pattern).matches(value); }
 
 std::string Probe::full_name() const { return provider + ":" + module + ":" + function + ":" + name; }
 
@@ -61,7 +67,7 @@ void register_provider(const Provider& provider) {
   list.insert(at, &provider);
 }
 
-ProbeCatalog::ProbeCatalog() {
+ProbeCatalog::ProbeCatalog(ProcessImages* processes) : processes_(processes) {
   for (const Provider* provider : providers())
     if (!provider->read_from_kernel())
       for (Probe& probe : provider->probes()) add(std::move(probe));
@@ -77,14 +83,39 @@ void ProbeCatalog::read_kernel_providers() {
     if (provider->read_from_kernel()) read_kernel_provider(*provider);
 }
 
-void ProbeCatalog::add(Probe probe) {
+const Probe* ProbeCatalog::add(Probe probe) {
   probe.id = uint32_t(probes_.size() + 1);
   probes_.push_back(std::move(probe));
   by_name_[probes_.back().name].push_back(&probes_.back());
+  return &probes_.back();
 }
 
-std::vector<const Probe*> ProbeCatalog::match(const std::string& text) {
-  Description d = split_description(text);
+std::optional<std::vector<const Probe*>> ProbeCatalog::match_in_processes(const DescriptionFields& fields,
+                                                                         std::string* error) {
+  for (const Provider* provider : providers()) {
+    if (!provider->in_processes()) continue;
+    std::string why;
+    std::vector<Probe> made = processes_ ? provider->process_probes(fields, *processes_, why) : std::vector<Probe>{};
+    if (made.empty() && why.empty()) continue;
+    if (error) *error = why;
+    std::vector<const Probe*> result;
+    for (Probe& probe : made) {
+      // A probe made for an earlier description keeps its id.
+      const Probe* known = nullptr;
+      for (const Probe* p : by_name_[probe.name])
+        if (p->owner == provider && p->full_name() == probe.full_name()) known = p;
+      result.push_back(known ? known : add(std::move(probe)));
+    }
+    std::sort(result.begin(), result.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
+    return result;
+  }
+  return std::nullopt;
+}
+
+std::vector<const Probe*> ProbeCatalog::match(const std::string& text, std::string* error) {
+  DescriptionFields fields = split_fields(text);
+  if (auto in_processes = match_in_processes(fields, error)) return *in_processes;
+  Description d = split_description(fields);
   for (const Provider* provider : providers()) {
     if (!provider->read_from_kernel() || !d.provider.matches(std::string(provider->name()))) continue;
     if (d.name.text.empty() || d.name.glob || provider->could_name(d.name.text)) read_kernel_provider(*provider);

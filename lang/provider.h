@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/process_images.h"
+
 namespace dsched::codegen {
 class Hook;
 }
@@ -24,15 +26,34 @@ struct ProbeArg {
                            // ("lwpsinfo_t *"); empty: args[N] is the native value
 };
 
+// Where a probe in a process (pid, USDT) attaches: a uprobe on a file, for one process.
+struct UserSite {
+  long pid = 0;
+  std::string path;
+  uint64_t file_offset = 0;
+  bool is_return = false;         // a uretprobe: fires as the function returns
+  uint64_t semaphore_offset = 0;  // USDT: the is-enabled counter's file offset; 0: none
+  std::vector<SdtArgument> args;  // USDT: where each argument is
+};
+
 struct Probe {
   uint32_t id = 0;  // 1-based, numbered by the catalog
   std::string provider, module, function, name;
   std::vector<ProbeArg> args;
   std::string unsupported;  // non-empty: why this kernel cannot offer the probe
   const Provider* owner = nullptr;
+  std::optional<UserSite> user_site;
 
   std::string full_name() const;  // "sched:vmlinux::on-cpu"
 };
+
+// A probe description split in its four fields, each a pattern: empty matches anything, a glob
+// (*, ?, [...]) goes through fnmatch, other text must be equal.
+struct DescriptionFields {
+  std::string provider, module, function, name;
+};
+bool field_matches(const std::string& pattern, const std::string& value);
+bool is_glob(const std::string& pattern);
 
 // DTrace's stability attributes (-lv): how stable the names are, how stable what they mean is,
 // and the class of system they depend on.
@@ -70,6 +91,15 @@ class Provider {
   virtual bool could_name(std::string_view name) const { return true; }
   // Whether the D variable errno has a value in this probe's clauses (a system call's return).
   virtual bool observes_errno(const Probe& probe) const { return false; }
+  // Providers whose probes live in processes (pid1234, myprov1234): the probes a description
+  // names, made from the files of the processes it names. Empty with `error` set when the
+  // description is this provider's but cannot be served (no such process, no such module...);
+  // empty without an error when the description is not this provider's.
+  virtual bool in_processes() const { return false; }
+  virtual std::vector<Probe> process_probes(const DescriptionFields& description, ProcessImages& images,
+                                            std::string& error) const {
+    return {};
+  }
 };
 
 // Every provider, by name; a provider's file adds it with RegisteredProvider<T>.

@@ -108,8 +108,10 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
   for (const ProbeDescText& desc : syntax.descriptions) {
     ResolvedDescription resolved;
     resolved.text = expand_macros_in_description(desc);
-    std::vector<const Probe*> matched = catalog_.match(resolved.text);
+    std::string why;
+    std::vector<const Probe*> matched = catalog_.match(resolved.text, &why);
     if (matched.empty() && allow_zero_matches) continue;
+    if (matched.empty() && !why.empty()) fail(desc.loc, why);
     if (matched.empty())
       fail(desc.loc, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.

@@ -245,6 +245,7 @@ void Sema::check_ident(ExprPtr& e) {
   if (name == "args") fail(e->loc, "args must be indexed: args[0], args[1]...");
   if (const BuiltinVariable* builtin = find_builtin_variable(name)) {
     if (builtin->translation()) fail(e->loc, name + " is translated: use it as " + name + "->member");
+    if (builtin->indexed()) fail(e->loc, name + " must be indexed: " + name + "[R_PC], " + name + "[R_SP]...");
     e->kind = ExprKind::Builtin;
     e->variable = builtin;
     e->type = resolve_type_text(builtin->type(), e->loc);
@@ -396,6 +397,17 @@ void Sema::check_index(ExprPtr& e) {
       if (e->operands.size() != 2) fail(e->loc, "args takes a single index");
       int64_t index = constant_integer(e->operands[1], "the index of args[]");
       probe_arg(e, index);
+      return;
+    }
+    if (const BuiltinVariable* builtin = find_builtin_variable(base->text); builtin && builtin->indexed()) {
+      if (e->operands.size() != 2) fail(e->loc, base->text + " takes a single index");
+      scalar(e->operands[1], "the index of " + base->text + "[]");
+      if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "the index of " + base->text + "[] must be an integer");
+      e->operands.erase(e->operands.begin());
+      e->kind = ExprKind::Builtin;
+      e->variable = builtin;
+      e->type = resolve_type_text(builtin->type(), e->loc);
+      builtin->check(*this, *e);
       return;
     }
     if (!is_reserved_variable_name(base->text) && !inlines_.count(base->text) && !enum_constants_.count(base->text)) {

@@ -24,6 +24,7 @@
 #include "runtime/probe_listing.h"
 #include "runtime/session.h"
 #include "runtime/support/target_process.h"
+#include "runtime/symbols/process_images.h"
 #include "runtime/symbols/symbolizer.h"
 #include "runtime/timeline/recording.h"
 #include "runtime/timeline/timeline.h"
@@ -193,9 +194,28 @@ int fail(const std::string& message) {
   return kCompileError;
 }
 
+// -c (the command, started and held before exec) or -p (followed): the process $target names.
+std::unique_ptr<TargetProcess> grab_target(const Invocation& inv, std::string& error) {
+  if (!inv.command.empty()) return TargetProcess::start_held(inv.command, error);
+  if (inv.pid) return TargetProcess::follow(static_cast<pid_t>(inv.pid), error);
+  return nullptr;
+}
+
+// What the pid and USDT providers read of processes; a held -c command first runs to its entry
+// point, where its libraries are loaded.
+symbols::ProcessImages process_images(const std::unique_ptr<TargetProcess>& target) {
+  return symbols::ProcessImages([&target](long pid) {
+    return target && target->pid() == pid ? target->run_to_entry() : std::string();
+  });
+}
+
 // -l: the probes each piece names (a script's: those its clauses enable), or every probe.
 int list_probes(const Invocation& inv) {
-  lang::ProbeCatalog catalog;
+  std::string error;
+  std::unique_ptr<TargetProcess> target = grab_target(inv, error);
+  if (!error.empty()) return fail(error);
+  symbols::ProcessImages images = process_images(target);
+  lang::ProbeCatalog catalog(&images);
   std::vector<const lang::Probe*> listed;
   if (inv.pieces.empty()) listed = catalog.all();
   auto add = [&](const std::vector<const lang::Probe*>& found) {
@@ -203,12 +223,16 @@ int list_probes(const Invocation& inv) {
       if (std::find(listed.begin(), listed.end(), p) == listed.end()) listed.push_back(p);
   };
   lang::FrontendOptions options;
-  std::string error;
   if (!frontend_options(inv, options, error)) return fail(error);
+  options.target_pid = target ? target->pid() : inv.pid;
   for (const ProgramPiece& piece : inv.pieces) {
     std::vector<lang::ScriptSource> sources;
     if (!gather_sources({piece}, catalog, sources, error)) return fail(error);
-    if (piece.kind == ProgramPiece::Kind::ScriptFile) {
+    std::string description = split_clause(sources[0].text).first;
+    // A script's clauses, or a description with macros ($target): what the compiler resolves.
+    bool compiled_piece = piece.kind == ProgramPiece::Kind::ScriptFile || description.find('$') != std::string::npos;
+    if (compiled_piece) {
+      if (piece.kind != ProgramPiece::Kind::ScriptFile) sources[0].text = description + " {}";
       lang::Compilation compiled = lang::compile(sources, options, catalog, lang::Stage::Check);
       std::cerr << compiled.cpp_messages;
       if (!compiled.error.empty()) {
@@ -218,10 +242,10 @@ int list_probes(const Invocation& inv) {
       add(compiled.probes);
       continue;
     }
-    std::string description = split_clause(sources[0].text).first;
-    std::vector<const lang::Probe*> found = catalog.match(description);
+    std::string why;
+    std::vector<const lang::Probe*> found = catalog.match(description, &why);
     if (found.empty() && !inv.allow_zero_matches)
-      return fail("failed to match " + description + ": No probe matches description");
+      return fail("failed to match " + description + ": " + (why.empty() ? "No probe matches description" : why));
     add(found);
   }
   std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return a->id < b->id; });
@@ -273,7 +297,9 @@ int run_recorded(const abi::CompiledProgram& program, abi::Output& text, abi::Op
 
 // Runs the script of `inv`; with `timeline`, as dsched timeline -s/-n runs it.
 int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* timeline = nullptr) {
-  lang::ProbeCatalog catalog;
+  std::unique_ptr<TargetProcess> target;
+  symbols::ProcessImages images = process_images(target);
+  lang::ProbeCatalog catalog(&images);
   std::vector<lang::ScriptSource> sources;
   lang::FrontendOptions options;
   std::string error;
@@ -283,11 +309,7 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
     if (std::optional<std::string> why = missing_privileges()) return fail(*why);
   }
   // -c: the command exists (held before exec) before compiling, so $target is its pid.
-  std::unique_ptr<TargetProcess> target;
-  if (inv.mode == Invocation::Mode::Run && !inv.command.empty())
-    target = TargetProcess::start_held(inv.command, error);
-  else if (inv.mode == Invocation::Mode::Run && inv.pid)
-    target = TargetProcess::follow(static_cast<pid_t>(inv.pid), error);
+  if (inv.mode == Invocation::Mode::Run) target = grab_target(inv, error);
   if (!error.empty()) return fail(error);
   options.target_pid = target ? target->pid() : inv.pid;
 
@@ -317,6 +339,8 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   // Names stack frames and symbols; reads nothing until an address needs a name.
   symbols::Symbolizer symbolizer([&output](const std::string& message) { output->warning(message); });
   config.symbols = &symbolizer;
+  // The target's program and libraries have names even if it exits before its addresses print.
+  if (target && target->image_loaded()) symbolizer.remember_process(uint32_t(target->pid()));
   if (inv.verbose && records_user_stacks(*compiled.program))
     std::cerr << "dsched: user stacks are walked through frame pointers: code built without them (most of "
                  "Debian's libraries) ends a stack after its first frame or two, or adds a wrong frame; build "

@@ -109,7 +109,9 @@ bool LoadedObject::attach(std::string& error) {
       continue;
     }
     bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
-    bpf_link* link = program ? bpf_program__attach(program) : nullptr;
+    bpf_link* link = !program                                   ? nullptr
+                     : point.kind == abi::AttachPoint::Kind::Uprobe ? attach_uprobe(program, point)
+                                                                    : bpf_program__attach(program);
     if (!link) {
       error = "failed to enable probe " + point.clause + ": " + errno_text(errno);
       detach();
@@ -118,6 +120,13 @@ bool LoadedObject::attach(std::string& error) {
     links_.push_back(link);
   }
   return true;
+}
+
+bpf_link* LoadedObject::attach_uprobe(bpf_program* program, const abi::AttachPoint& point) {
+  LIBBPF_OPTS(bpf_uprobe_opts, options, .ref_ctr_offset = static_cast<size_t>(point.semaphore_offset),
+              .retprobe = point.retprobe);
+  return bpf_program__attach_uprobe_opts(program, static_cast<pid_t>(point.pid), point.binary.c_str(),
+                                         static_cast<size_t>(point.offset), &options);
 }
 
 bool LoadedObject::attach_perf_timer(const abi::AttachPoint& point, std::string& error) {

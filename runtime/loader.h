@@ -13,6 +13,7 @@
 
 struct bpf_object;
 struct bpf_link;
+struct bpf_program;
 
 namespace dsched {
 
@@ -45,6 +46,7 @@ class LoadedObject {
  private:
   LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points);
   bool attach_perf_timer(const abi::AttachPoint& point, std::string& error);
+  static bpf_link* attach_uprobe(bpf_program* program, const abi::AttachPoint& point);
 
   bpf_object* object_;
   std::vector<abi::AttachPoint> points_;

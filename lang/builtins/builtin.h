@@ -89,6 +89,9 @@ class BuiltinVariable {
   // The C type of its value ("uint64_t", "struct task_struct *").
   virtual const char* type() const = 0;
   virtual std::optional<Translation> translation() const { return std::nullopt; }
+  // An array the script indexes (uregs[R_PC]): the use's operand 0 is the integer index, and
+  // type() the element's type.
+  virtual bool indexed() const { return false; }
   // Called where the variable is used as a value; refuses uses it does not support.
   virtual void check(Checker& checker, const Expr& use) const {}
   virtual codegen::Value lower(codegen::Lowering& lowering, const Expr& use) const = 0;

@@ -17,8 +17,9 @@ class Exprs {
   llvm::Value* eval_int(const lang::Expr& e);   // integers and pointers as i64
   llvm::Value* condition(const lang::Expr& e);  // i1
 
-  // Reads `size` bytes of kernel memory at `address` as `type`; a bad address is a fault.
+  // Reads `size` bytes of kernel (user) memory at `address` as `type`; a bad address is a fault.
   llvm::Value* read_kernel(llvm::Value* address, uint64_t size, const lang::Type* type);
+  llvm::Value* read_user(llvm::Value* address, uint64_t size, const lang::Type* type);
   // A field of a BTF-typed object, loaded directly (a faulting address reads as 0).
   llvm::Value* load_btf_field(llvm::Value* address, uint64_t size, const lang::Type* type);
   // Reads record_name's member `path` (following pointers between steps) from the kernel object
@@ -42,6 +43,7 @@ class Exprs {
   Value translated(const lang::Expr& e);
   llvm::Value* logical(const lang::Expr& e);
   llvm::Value* read_slot();
+  llvm::Value* read_memory(int helper, llvm::Value* address, uint64_t size, const lang::Type* type);
 
   Lowering& l_;
   llvm::Value* read_slot_ = nullptr;      // one stack word per program serves every kernel read

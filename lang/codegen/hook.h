@@ -42,6 +42,9 @@ class Hook {
   // (Programs::fire).
   virtual void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const;
   virtual abi::AttachPoint::Kind attach_kind() const { return abi::AttachPoint::Kind::Tracepoint; }
+  // Where a probe of this hook's own program attaches, beyond its kind (uprobes: file, offset,
+  // process).
+  virtual void place(const lang::Probe& probe, abi::AttachPoint& point) const {}
   // On-demand programs: when the run runs them.
   virtual abi::AttachPoint::Phase phase(const lang::Probe& probe) const { return abi::AttachPoint::Phase::Begin; }
   // A probe that fires where a run-time fault stops a clause (dtrace:::ERROR): its clauses form
@@ -55,6 +58,8 @@ class Hook {
   virtual int attach_order(const lang::Probe& probe) const { return 0; }
   // False when the probe's context task is not the task running the program (on-cpu: next).
   virtual bool context_is_current(const lang::Probe& probe) const { return true; }
+  // Whether the program's context is the user registers of the thread it fires in (uprobes).
+  virtual bool context_is_user_registers() const { return false; }
   // The context task as an i64 address.
   virtual llvm::Value* context_task(Lowering& l) const;
   // The native value of args[index] (the translator input of a translated argument).

@@ -65,12 +65,19 @@ llvm::Value* Exprs::read_slot() {
 }
 
 llvm::Value* Exprs::read_kernel(llvm::Value* address, uint64_t size, const Type* type) {
+  return read_memory(BPF_FUNC_probe_read_kernel, address, size, type);
+}
+
+llvm::Value* Exprs::read_user(llvm::Value* address, uint64_t size, const Type* type) {
+  return read_memory(BPF_FUNC_probe_read_user, address, size, type);
+}
+
+llvm::Value* Exprs::read_memory(int helper, llvm::Value* address, uint64_t size, const Type* type) {
   Ir& ir = l_.ir;
   // One stack word per program serves every read: each is loaded right after it is made.
   llvm::Value* slot = read_slot();
   ir.b().CreateStore(ir.const64(0), slot);
-  llvm::Value* result =
-      ir.helper(BPF_FUNC_probe_read_kernel, {slot, ir.b().getInt64(size), ir.b().CreateIntToPtr(address, ir.ptr())});
+  llvm::Value* result = ir.helper(helper, {slot, ir.b().getInt64(size), ir.b().CreateIntToPtr(address, ir.ptr())});
   l_.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
   return extend(l_, ir.b().CreateLoad(ir.b().getIntNTy(static_cast<unsigned>(size * 8)), slot), type);
 }

@@ -109,6 +109,7 @@ abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
   point.period_ns = site.hook->period_ns(first);
   point.every_cpu = site.hook->every_cpu(first);
   point.phase = site.hook->phase(first);
+  site.hook->place(first, point);
   int64_t cpu = l_.program.options.number("cpu");
   if (cpu >= 0) {
     point.every_cpu = false;

@@ -9,7 +9,10 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/auxv.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,6 +100,15 @@ TargetProcess::~TargetProcess() {
 }
 
 std::string TargetProcess::release() {
+  if (stopped_at_entry_) {
+    stopped_at_entry_ = false;
+    ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
+    return "";
+  }
+  return open_gate();
+}
+
+std::string TargetProcess::open_gate() {
   if (gate_fd_ < 0) return "";
   char go = 1;
   (void)!write(gate_fd_, &go, 1);
@@ -107,6 +119,60 @@ std::string TargetProcess::release() {
   close(report_fd_);
   report_fd_ = -1;
   if (n == sizeof err) return "failed to execute " + command_ + ": " + std::strerror(err);
+  return "";
+}
+
+namespace {
+
+// The program's entry point, from the auxiliary vector the kernel gave the process.
+uint64_t entry_point(pid_t pid) {
+  int fd = open(("/proc/" + std::to_string(pid) + "/auxv").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  uint64_t pair[2];
+  uint64_t entry = 0;
+  while (read(fd, pair, sizeof pair) == sizeof pair && pair[0] != AT_NULL)
+    if (pair[0] == AT_ENTRY) entry = pair[1];
+  close(fd);
+  return entry;
+}
+
+// Continues a traced child until it stops with SIGTRAP; other signals are delivered to it. False
+// when it exited instead.
+bool continue_to_trap(pid_t pid, int signal_to_deliver = 0) {
+  for (;;) {
+    if (ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void*>(intptr_t(signal_to_deliver))) != 0) return false;
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) return false;
+    if (WSTOPSIG(status) == SIGTRAP) return true;
+    signal_to_deliver = WSTOPSIG(status);
+  }
+}
+
+}  // namespace
+
+std::string TargetProcess::run_to_entry() {
+  if (gate_fd_ < 0 || !owned_) return "";
+  const std::string failed = "cannot run " + command_ + " to its entry point: ";
+  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
+    return failed + std::strerror(errno);
+  if (std::string error = open_gate(); !error.empty()) return error;
+  int status = 0;
+  // The exec stops the child (PTRACE_EVENT_EXEC) before its first instruction.
+  if (waitpid(pid_, &status, 0) != pid_ || !WIFSTOPPED(status) || (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+    return failed + "it did not stop after exec";
+  uint64_t entry = entry_point(pid_);
+  errno = 0;
+  long original = entry ? ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(entry), nullptr) : -1;
+  if (!entry || errno != 0) return failed + "its entry point cannot be read";
+  constexpr long kBreakpoint = 0xcc;  // int3
+  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry), reinterpret_cast<void*>((original & ~0xffL) | kBreakpoint));
+  if (!continue_to_trap(pid_)) return failed + "it exited before reaching it";
+  user_regs_struct regs{};
+  ptrace(PTRACE_GETREGS, pid_, nullptr, &regs);
+  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry), reinterpret_cast<void*>(original));
+  regs.rip = entry;
+  ptrace(PTRACE_SETREGS, pid_, nullptr, &regs);
+  stopped_at_entry_ = true;
   return "";
 }
 

@@ -18,7 +18,14 @@ class TargetProcess {
   ~TargetProcess();  // kills and reaps a child that dsched started and that still runs
 
   pid_t pid() const { return pid_; }
-  // Lets a held child exec; returns an error message when the exec failed.
+  // Lets a held child exec and run up to its program's entry point, where the dynamic linker has
+  // loaded its libraries, and stops it there until release() (DTrace's pid provider finds the
+  // child's modules at this point). Returns an error message; nothing to do once released.
+  std::string run_to_entry();
+  // Whether the process runs its program now, not dsched's image held before exec (-p, or -c
+  // after run_to_entry()).
+  bool image_loaded() const { return !owned_ || stopped_at_entry_; }
+  // Lets a held (or stopped) child run; returns an error message when the exec failed.
   std::string release();
   // True once the process has exited (non-blocking). For a started child, reaps it.
   bool exited();
@@ -28,11 +35,14 @@ class TargetProcess {
 
  private:
   TargetProcess(pid_t pid, int pidfd, int gate_fd, int report_fd, bool owned);
+  // Opens the gate and reads the exec's outcome: an error message, or "" once the exec succeeded.
+  std::string open_gate();
   pid_t pid_;
   int pidfd_;
   int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released
   int report_fd_;  // read end of the pipe carrying the child's exec errno; EOF on success
   bool owned_;
+  bool stopped_at_entry_ = false;  // traced, stopped at its entry point by run_to_entry()
   std::string command_;  // what -c runs, for messages
   bool reaped_ = false;
   int status_ = 0;

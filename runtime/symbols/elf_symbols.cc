@@ -1,5 +1,6 @@
 #include "runtime/symbols/elf_symbols.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -100,8 +101,10 @@ class ElfReader {
     return nullptr;
   }
 
-  // .symtab when the file has one, else .dynsym: the defined functions.
-  static void read_functions(Elf* elf, ElfSymbols& symbols) {
+  // .symtab when the file has one, else .dynsym: each defined function, as (name, address, size,
+  // rank among aliases).
+  template <typename Visit>
+  static void for_each_function(Elf* elf, Visit&& visit) {
     GElf_Shdr header;
     Elf_Scn* section = find_section(elf, SHT_SYMTAB, {}, header);
     if (!section || header.sh_size == 0) section = find_section(elf, SHT_DYNSYM, {}, header);
@@ -120,13 +123,42 @@ class ElfReader {
       name = name.substr(0, name.find('@'));
       int binding = GELF_ST_BIND(symbol.st_info);
       uint32_t rank = (binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2) + 4 * alias_rank(name);
-      if (symbol.st_size > 0)
-        symbols.functions_.add_sized(symbol.st_value, symbol.st_size, name, 0, rank);
-      else
-        symbols.functions_.add_open(symbol.st_value, segment_end(symbols, symbol.st_value), name, 0, rank);
+      visit(name, symbol.st_value, symbol.st_size, rank);
     }
   }
 
+  static void read_functions(Elf* elf, ElfSymbols& symbols) {
+    for_each_function(elf, [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank) {
+      if (size > 0)
+        symbols.functions_.add_sized(address, size, name, 0, rank);
+      else
+        symbols.functions_.add_open(address, segment_end(symbols, address), name, 0, rank);
+    });
+  }
+
+  // Every function of the file, aliases included, preferred names first at each address.
+ public:
+  static std::vector<lang::UserFunction> list_functions(Elf* main, const std::string& path,
+                                                        const std::string& debug_root) {
+    ElfSymbols layout;
+    std::vector<lang::UserFunction> functions;
+    if (!read_segments(main, layout)) return functions;
+    std::vector<std::pair<uint32_t, lang::UserFunction>> ranked;
+    auto collect = [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank) {
+      for (const ElfSymbols::Segment& segment : layout.segments_)
+        if (address >= segment.vaddr && address - segment.vaddr < segment.filesz)
+          ranked.push_back({rank, {std::string(name), address, segment.offset + (address - segment.vaddr), size}});
+    };
+    std::unique_ptr<OpenElf> debug = has_symtab(main) ? nullptr : open_debug_file(main, path, debug_root, read_build_id(main));
+    for_each_function(debug ? debug->get() : main, collect);
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      return a.second.address != b.second.address ? a.second.address < b.second.address : a.first < b.first;
+    });
+    for (auto& [rank, function] : ranked) functions.push_back(std::move(function));
+    return functions;
+  }
+
+ private:
   static uint64_t segment_end(const ElfSymbols& symbols, uint64_t vaddr) {
     for (const auto& segment : symbols.segments_)
       if (vaddr >= segment.vaddr && vaddr < segment.vaddr + segment.memsz) return segment.vaddr + segment.memsz;
@@ -138,6 +170,11 @@ std::shared_ptr<const ElfSymbols> ElfSymbols::read_file(const std::string& open_
                                                         const std::string& debug_root) {
   OpenElf elf(open_path);
   return elf.get() ? ElfReader::read(elf.get(), path, debug_root) : nullptr;
+}
+
+std::vector<lang::UserFunction> ElfSymbols::list_functions(const std::string& path, const std::string& debug_root) {
+  OpenElf elf(path);
+  return elf.get() ? ElfReader::list_functions(elf.get(), path, debug_root) : std::vector<lang::UserFunction>{};
 }
 
 std::shared_ptr<const ElfSymbols> ElfSymbols::read_image(std::string image) {

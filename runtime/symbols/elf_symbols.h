@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/process_images.h"
 #include "runtime/symbols/address_table.h"
 
 namespace dsched::symbols {
@@ -21,6 +22,9 @@ class ElfSymbols {
   // cannot be read as ELF.
   static std::shared_ptr<const ElfSymbols> read_file(const std::string& open_path, const std::string& path,
                                                      const std::string& debug_root);
+  // Every function of the file at `path` (aliases included, separate debug info looked for as
+  // read_file does), by address; empty when the file cannot be read as ELF.
+  static std::vector<lang::UserFunction> list_functions(const std::string& path, const std::string& debug_root);
   // An ELF image in memory (the vDSO, read from a process).
   static std::shared_ptr<const ElfSymbols> read_image(std::string image);
 

@@ -1,9 +1,11 @@
 #include "runtime/symbols/process_maps.h"
 
+#include <fcntl.h>
 #include <sys/sysmacros.h>
 
 #include <charconv>
 
+#include "probes/ctprof/file_read.h"
 #include "runtime/symbols/text_lines.h"
 
 namespace dsched::symbols {
@@ -59,6 +61,11 @@ std::vector<Mapping> parse_maps(std::string_view text) {
     if (parse_line(line, mapping)) mappings.push_back(std::move(mapping));
   });
   return mappings;
+}
+
+std::string read_text(const std::string& path) {
+  std::string text;
+  return ctprof::read_at(AT_FDCWD, path.c_str(), text) == 0 ? text : std::string();
 }
 
 std::string module_name(const Mapping& mapping) {

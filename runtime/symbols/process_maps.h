@@ -21,6 +21,9 @@ struct Mapping {
 // [stack], [vvar], named anonymous memory) are anonymous.
 std::vector<Mapping> parse_maps(std::string_view text);
 
+// The whole text of a file under /proc; empty when it cannot be read.
+std::string read_text(const std::string& path);
+
 // What DTrace prints as a user module: the file's name after its last '/'.
 std::string module_name(const Mapping& mapping);
 

@@ -19,11 +19,6 @@ namespace {
 constexpr auto kRereadInterval = std::chrono::seconds(1);
 constexpr uint64_t kVdsoDevice = ~uint64_t{0};
 
-std::string read_text(const std::string& path) {
-  std::string text;
-  return ctprof::read_at(AT_FDCWD, path.c_str(), text) == 0 ? text : std::string();
-}
-
 // Every 64-bit process maps the same vDSO image, so ours stands in for one we cannot read.
 std::string own_vdso(size_t size) {
   auto image = reinterpret_cast<const char*>(getauxval(AT_SYSINFO_EHDR));
