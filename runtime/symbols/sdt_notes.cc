@@ -54,12 +54,12 @@ bool take_displacement(std::string_view& text, SdtOperand& operand) {
   }
   auto number = take_number(text);
   if (!number) return false;
-  operand.value = *number;
+  operand.argument.value = *number;
   return true;
 }
 
 // "(%base,%index,scale)" with each part optional but the parentheses.
-bool take_address(std::string_view& text, SdtOperand& operand, std::string& error) {
+bool take_address(std::string_view& text, lang::SdtArgument& operand, std::string& error) {
   if (text.empty()) return true;
   if (text[0] != '(' || text.back() != ')') return error = "expected (%register) after the displacement", false;
   std::string_view inside = text.substr(1, text.size() - 2);
@@ -81,7 +81,7 @@ bool take_address(std::string_view& text, SdtOperand& operand, std::string& erro
   auto scale = take_number(inside);
   if (!scale || !inside.empty() || (*scale != 1 && *scale != 2 && *scale != 4 && *scale != 8))
     return error = "the scale is not 1, 2, 4 or 8", false;
-  operand.scale = static_cast<unsigned>(*scale);
+  operand.scale = static_cast<int>(*scale);
   return true;
 }
 
@@ -126,24 +126,25 @@ class NoteReader {
     if (find_section(elf, 0, ".stapsdt.base", base)) stapsdt_base_ = base.sh_addr;
   }
 
-  void read(std::vector<SdtNote>& notes) {
+  void read(std::vector<lang::SdtProbe>& probes) {
     for_each_note(elf_, "stapsdt", kNoteStapsdt, [&](const char* desc, size_t size) {
-      if (auto note = read_note(desc, size)) notes.push_back(std::move(*note));
+      if (auto probe = read_note(desc, size)) probes.push_back(std::move(*probe));
       return true;
     });
   }
 
  private:
   // pc, .stapsdt.base's link-time address, semaphore; then provider, name and operands.
-  std::optional<SdtNote> read_note(const char* desc, size_t size) {
+  std::optional<lang::SdtProbe> read_note(const char* desc, size_t size) {
     size_t strings = 3 * address_size_;
     if (size <= strings) return std::nullopt;
     uint64_t pc = read_address(desc, address_size_);
     uint64_t base = read_address(desc + address_size_, address_size_);
     uint64_t semaphore = read_address(desc + 2 * address_size_, address_size_);
     std::string_view text(desc + strings, size - strings);
-    SdtNote note;
-    for (std::string* part : {&note.provider, &note.name, &note.arguments}) {
+    lang::SdtProbe probe;
+    std::string arguments;
+    for (std::string* part : {&probe.provider, &probe.name, &arguments}) {
       size_t end = text.find('\0');
       if (end == std::string_view::npos) return std::nullopt;
       *part = text.substr(0, end);
@@ -154,26 +155,24 @@ class NoteReader {
       pc += *stapsdt_base_ - base;
       if (semaphore) semaphore += *stapsdt_base_ - base;
     }
-    note.address = pc;
     if (auto offset = file_offset_of(segments_, pc)) {
-      note.file_offset = *offset;
+      probe.file_offset = *offset;
     } else {
-      note.unsupported = "its address is in no loaded segment of the file";
+      probe.unsupported = "its site is in no loaded segment of the file";
     }
     if (semaphore) {
       if (auto offset = file_offset_of(segments_, semaphore)) {
-        note.semaphore_offset = *offset;
-      } else if (note.unsupported.empty()) {
-        note.unsupported = "its semaphore is not stored in the file";
+        probe.semaphore_offset = *offset;
+      } else if (probe.unsupported.empty()) {
+        probe.unsupported = "its semaphore is not stored in the file";
       }
     }
-    read_operands(note);
-    return note;
+    read_operands(arguments, pc, probe.args);
+    return probe;
   }
 
-  void read_operands(SdtNote& note) {
-    std::string_view text = note.arguments;
-    for (size_t number = 0;; ++number) {
+  void read_operands(std::string_view text, uint64_t site, std::vector<lang::SdtArgument>& args) {
+    for (;;) {
       while (!text.empty() && std::isspace(static_cast<unsigned char>(text[0]))) text.remove_prefix(1);
       if (text.empty()) return;
       size_t end = 0;
@@ -182,38 +181,33 @@ class NoteReader {
       text.remove_prefix(end);
       std::string error;
       auto operand = parse_sdt_operand(written, error);
-      if (operand && !resolve(*operand, note.address, error)) operand.reset();
-      if (!operand) {
-        if (note.unsupported.empty())
-          note.unsupported = "argument " + std::to_string(number) + " (\"" + std::string(written) + "\"): " + error;
-        return;
-      }
-      note.operands.push_back(std::move(*operand));
+      if (operand) resolve(*operand, site, error);
+      lang::SdtArgument& arg = args.emplace_back(operand ? operand->argument : lang::SdtArgument{});
+      arg.text = written;
+      arg.unreadable = error;
     }
   }
 
-  // Turns a symbol or an absolute address into something the probe can read at run time.
-  bool resolve(SdtOperand& operand, uint64_t probe_address, std::string& error) {
-    if (operand.kind != SdtOperand::Kind::kMemory) return true;
-    bool rip_relative = operand.base == "rip";
-    if (rip_relative && !operand.index.empty()) return error = "%rip with an index register", false;
-    if (operand.symbol.empty()) {
-      if (rip_relative) return error = "relative to %rip without a symbol", false;
-      if (operand.base.empty() && position_independent_)
-        return error = "an absolute address in a position-independent file", false;
-      return true;
-    }
-    auto address = symbol_address(operand.symbol);
-    if (!address) return error = "no symbol " + operand.symbol + " in the file", false;
-    if (rip_relative) {
-      operand.value += static_cast<int64_t>(*address - probe_address);
-    } else if (operand.base.empty() && !position_independent_) {
-      operand.value += static_cast<int64_t>(*address);
+  // Turns a symbol or an absolute address into what the probe can read when it fires; the reason
+  // in `error` when it cannot.
+  void resolve(SdtOperand& operand, uint64_t site, std::string& error) {
+    lang::SdtArgument& arg = operand.argument;
+    if (arg.kind != lang::SdtArgument::Kind::Memory) return;
+    bool rip_relative = arg.base == "rip";
+    if (rip_relative && !arg.index.empty()) {
+      error = "%rip with an index register";
+    } else if (operand.symbol.empty()) {
+      if (rip_relative) error = "relative to %rip without a symbol";
+      if (arg.base.empty() && position_independent_) error = "an absolute address in a position-independent file";
+    } else if (auto address = symbol_address(operand.symbol); !address) {
+      error = "no symbol " + operand.symbol + " in the file";
+    } else if (rip_relative) {
+      arg.value += static_cast<int64_t>(*address - site);
+    } else if (arg.base.empty() && !position_independent_) {
+      arg.value += static_cast<int64_t>(*address);
     } else {
-      return error = "a symbol's address outside of %rip-relative addressing", false;
+      error = "a symbol's address outside of %rip-relative addressing";
     }
-    operand.symbol.clear();
-    return true;
   }
 
   std::optional<uint64_t> symbol_address(const std::string& name) {
@@ -252,44 +246,45 @@ class NoteReader {
 
 std::optional<SdtOperand> parse_sdt_operand(std::string_view text, std::string& error) {
   SdtOperand operand;
-  operand.text = text;
+  lang::SdtArgument& arg = operand.argument;
+  arg.text = text;
   size_t at = text.find('@');
   if (at == std::string_view::npos) return error = "no size (expected SIZE@OPERAND)", std::nullopt;
   std::string_view size_text = text.substr(0, at);
-  if (!size_text.empty() && size_text[0] == '-') operand.is_signed = true, size_text.remove_prefix(1);
-  unsigned size = 0;
+  if (!size_text.empty() && size_text[0] == '-') arg.is_signed = true, size_text.remove_prefix(1);
+  int size = 0;
   auto [end, failed] = std::from_chars(size_text.data(), size_text.data() + size_text.size(), size);
   if (failed != std::errc() || end != size_text.data() + size_text.size() ||
       (size != 1 && size != 2 && size != 4 && size != 8))
     return error = "the size is not 1, 2, 4 or 8", std::nullopt;
-  operand.size = size;
+  arg.size = size;
   std::string_view rest = text.substr(at + 1);
   if (rest.empty()) return error = "no operand after the size", std::nullopt;
   if (rest[0] == '%') {
     auto name = take_register(rest);
     if (!name || !rest.empty()) return error = "not a register", std::nullopt;
-    operand.kind = SdtOperand::Kind::kRegister;
-    operand.base = *name;
+    arg.kind = lang::SdtArgument::Kind::Register;
+    arg.base = *name;
     return operand;
   }
   if (rest[0] == '$') {
     rest.remove_prefix(1);
     auto value = take_number(rest);
     if (!value || !rest.empty()) return error = "a constant that is not a number", std::nullopt;
-    operand.value = *value;
+    arg.value = *value;
     return operand;
   }
-  operand.kind = SdtOperand::Kind::kMemory;
+  arg.kind = lang::SdtArgument::Kind::Memory;
   if (!take_displacement(rest, operand)) return error = "not a displacement", std::nullopt;
-  if (!take_address(rest, operand, error)) return std::nullopt;
+  if (!take_address(rest, arg, error)) return std::nullopt;
   return operand;
 }
 
-std::vector<SdtNote> read_sdt_notes(const std::string& path) {
-  std::vector<SdtNote> notes;
+std::vector<lang::SdtProbe> read_sdt_probes(const std::string& path) {
+  std::vector<lang::SdtProbe> probes;
   OpenElf elf(path);
-  if (elf.get()) NoteReader(elf.get()).read(notes);
-  return notes;
+  if (elf.get()) NoteReader(elf.get()).read(probes);
+  return probes;
 }
 
 }  // namespace dsched::symbols

@@ -6,7 +6,9 @@
  *   frame(i, -i): operands in memory relative to %rbp (an unoptimized function)
  *   indexed(table[i % 4]): an operand with base and index registers, 11, 22, 33 or 44
  *   gated(i) only while its semaphore says it is traced (usdt_gated.c)
- * It prints "pid P" first and "enabled E of N" at the end: how many iterations saw gated traced. */
+ * It prints "pid P" first, "gated on at I" / "gated off at I" when the iteration I finds gated
+ * traced after it was not or the reverse, and "enabled E of N" at the end: how many iterations
+ * saw gated traced. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/sdt.h>
@@ -42,12 +44,18 @@ int main(int argc, char **argv) {
   int iterations = argc > 1 ? atoi(argv[1]) : 3;
   long interval_ms = argc > 2 ? atol(argv[2]) : 0;
   const struct timespec interval = {interval_ms / 1000, (interval_ms % 1000) * 1000000};
-  int enabled = 0;
+  int enabled = 0, was_enabled = 0;
   printf("pid %d\n", (int)getpid());
   fflush(stdout);
   for (int i = 0; i < iterations; i++) {
     fire(i, "hello");
-    enabled += gated_probe(i);
+    int now_enabled = gated_probe(i);
+    if (now_enabled != was_enabled) {
+      printf("gated %s at %d\n", now_enabled ? "on" : "off", i);
+      fflush(stdout);
+    }
+    was_enabled = now_enabled;
+    enabled += now_enabled;
     if (interval_ms) nanosleep(&interval, NULL);
   }
   printf("enabled %d of %d\n", enabled, iterations);

@@ -12,14 +12,15 @@
 #include "runtime/symbols/sdt_notes.h"
 
 using dsched::symbols::parse_sdt_operand;
-using dsched::symbols::read_sdt_notes;
-using dsched::symbols::SdtNote;
+using dsched::lang::SdtArgument;
+using dsched::lang::SdtProbe;
+using dsched::symbols::read_sdt_probes;
 using dsched::symbols::SdtOperand;
-using Kind = SdtOperand::Kind;
+using Kind = SdtArgument::Kind;
 
 namespace {
 
-SdtOperand parsed(std::string_view text) {
+SdtOperand parsed_operand(std::string_view text) {
   std::string error;
   auto operand = parse_sdt_operand(text, error);
   INFO(text, ": ", error);
@@ -27,6 +28,8 @@ SdtOperand parsed(std::string_view text) {
   CHECK(error.empty());
   return *operand;
 }
+
+SdtArgument parsed(std::string_view text) { return parsed_operand(text).argument; }
 
 std::string refusal(std::string_view text) {
   std::string error;
@@ -36,10 +39,10 @@ std::string refusal(std::string_view text) {
   return error;
 }
 
-std::map<std::string, SdtNote> program_notes() {
-  std::map<std::string, SdtNote> notes;
-  for (SdtNote& note : read_sdt_notes(USDT_PROGRAM)) notes.emplace(note.name, std::move(note));
-  return notes;
+std::map<std::string, SdtProbe> program_probes() {
+  std::map<std::string, SdtProbe> probes;
+  for (SdtProbe& probe : read_sdt_probes(USDT_PROGRAM)) probes.emplace(probe.name, std::move(probe));
+  return probes;
 }
 
 unsigned char byte_at(const char* path, uint64_t offset) {
@@ -54,13 +57,13 @@ unsigned char byte_at(const char* path, uint64_t offset) {
 }  // namespace
 
 TEST_CASE("registers with sizes and signs") {
-  SdtOperand edi = parsed("-4@%edi");
-  CHECK(edi.kind == Kind::kRegister);
+  SdtArgument edi = parsed("-4@%edi");
+  CHECK(edi.kind == Kind::Register);
   CHECK(edi.size == 4);
   CHECK(edi.is_signed);
   CHECK(edi.base == "edi");
-  SdtOperand r8 = parsed("8@%r8");
-  CHECK(r8.kind == Kind::kRegister);
+  SdtArgument r8 = parsed("8@%r8");
+  CHECK(r8.kind == Kind::Register);
   CHECK(r8.size == 8);
   CHECK_FALSE(r8.is_signed);
   CHECK(r8.base == "r8");
@@ -69,34 +72,34 @@ TEST_CASE("registers with sizes and signs") {
 }
 
 TEST_CASE("constants") {
-  SdtOperand five = parsed("4@$5");
-  CHECK(five.kind == Kind::kConstant);
+  SdtArgument five = parsed("4@$5");
+  CHECK(five.kind == Kind::Constant);
   CHECK(five.value == 5);
   CHECK(parsed("-8@$-12").value == -12);
   CHECK(parsed("8@$0x10").value == 16);
 }
 
 TEST_CASE("memory relative to registers") {
-  SdtOperand frame = parsed("8@-16(%rbp)");
-  CHECK(frame.kind == Kind::kMemory);
+  SdtArgument frame = parsed("8@-16(%rbp)");
+  CHECK(frame.kind == Kind::Memory);
   CHECK(frame.base == "rbp");
   CHECK(frame.index.empty());
   CHECK(frame.value == -16);
-  SdtOperand plain = parsed("-4@(%rax)");
+  SdtArgument plain = parsed("-4@(%rax)");
   CHECK(plain.base == "rax");
   CHECK(plain.value == 0);
-  SdtOperand indexed = parsed("8@24(%rax,%rdx,8)");
+  SdtArgument indexed = parsed("8@24(%rax,%rdx,8)");
   CHECK(indexed.base == "rax");
   CHECK(indexed.index == "rdx");
   CHECK(indexed.scale == 8);
   CHECK(indexed.value == 24);
-  SdtOperand no_base = parsed("4@(,%rcx,4)");
+  SdtArgument no_base = parsed("4@(,%rcx,4)");
   CHECK(no_base.base.empty());
   CHECK(no_base.index == "rcx");
-  SdtOperand symbol = parsed("-8@counter+8(%rip)");
+  SdtOperand symbol = parsed_operand("-8@counter+8(%rip)");
   CHECK(symbol.symbol == "counter");
-  CHECK(symbol.value == 8);
-  CHECK(symbol.base == "rip");
+  CHECK(symbol.argument.value == 8);
+  CHECK(symbol.argument.base == "rip");
 }
 
 TEST_CASE("what is not an operand is refused with the reason") {
@@ -109,58 +112,60 @@ TEST_CASE("what is not an operand is refused with the reason") {
   CHECK(refusal("4@8%rax") == "expected (%register) after the displacement");
 }
 
-TEST_CASE("the notes of a program with sys/sdt.h probes") {
-  auto notes = program_notes();
-  REQUIRE(notes.size() == 6);
-  for (const auto& [name, note] : notes) {
+TEST_CASE("the probes of a program with sys/sdt.h probes") {
+  auto probes = program_probes();
+  REQUIRE(probes.size() == 6);
+  for (const auto& [name, probe] : probes) {
     INFO(name);
-    CHECK(note.provider == "myprov");
-    CHECK(note.unsupported.empty());
-    CHECK(byte_at(USDT_PROGRAM, note.file_offset) == 0x90);  // each probe is a nop
+    CHECK(probe.provider == "myprov");
+    CHECK(probe.unsupported.empty());
+    CHECK(byte_at(USDT_PROGRAM, probe.file_offset) == 0x90);  // each probe is a nop
+    for (const SdtArgument& arg : probe.args) CHECK(arg.unreadable.empty());
   }
 
-  const SdtNote& ints = notes.at("int__args");
-  REQUIRE(ints.operands.size() == 5);
-  const std::pair<unsigned, bool> sizes[] = {{1, true}, {2, false}, {4, true}, {8, true}, {4, true}};
+  const SdtProbe& ints = probes.at("int__args");
+  REQUIRE(ints.args.size() == 5);
+  const std::pair<int, bool> sizes[] = {{1, true}, {2, false}, {4, true}, {8, true}, {4, true}};
   for (size_t i = 0; i < 5; ++i) {
-    CHECK(ints.operands[i].size == sizes[i].first);
-    CHECK(ints.operands[i].is_signed == sizes[i].second);
+    CHECK(ints.args[i].size == sizes[i].first);
+    CHECK(ints.args[i].is_signed == sizes[i].second);
   }
-  CHECK(ints.operands[4].kind == Kind::kConstant);
-  CHECK(ints.operands[4].value == 5);
+  CHECK(ints.args[4].kind == Kind::Constant);
+  CHECK(ints.args[4].value == 5);
+  CHECK(ints.args[4].text == "-4@$5");
 
-  const SdtNote& frame = notes.at("frame");
-  REQUIRE(frame.operands.size() == 2);
-  CHECK(frame.operands[0].kind == Kind::kMemory);
-  CHECK(frame.operands[0].base == "rbp");
-  CHECK(frame.operands[1].size == 8);
+  const SdtProbe& frame = probes.at("frame");
+  REQUIRE(frame.args.size() == 2);
+  CHECK(frame.args[0].kind == Kind::Memory);
+  CHECK(frame.args[0].base == "rbp");
+  CHECK(frame.args[1].size == 8);
 
-  const SdtNote& indexed = notes.at("indexed");
-  REQUIRE(indexed.operands.size() == 1);
-  CHECK(indexed.operands[0].index == "rdx");
-  CHECK(indexed.operands[0].scale == 4);
+  const SdtProbe& indexed = probes.at("indexed");
+  REQUIRE(indexed.args.size() == 1);
+  CHECK(indexed.args[0].index == "rdx");
+  CHECK(indexed.args[0].scale == 4);
 
-  // counter(%rip) is rewritten relative to the probe's own address, which %rip holds when it fires.
-  const SdtNote& global = notes.at("global");
-  REQUIRE(global.operands.size() == 1);
-  CHECK(global.operands[0].base == "rip");
-  CHECK(global.operands[0].symbol.empty());
+  // counter(%rip) is made relative to the probe's own address, which %rip holds when it fires.
   dsched::symbols::OpenElf elf(USDT_PROGRAM);
   REQUIRE(elf.get());
-  GElf_Shdr data;
+  GElf_Shdr text, data;
+  REQUIRE(dsched::symbols::find_section(elf.get(), 0, ".text", text));
   REQUIRE(dsched::symbols::find_section(elf.get(), 0, ".data", data));
-  uint64_t counter = global.address + global.operands[0].value;
+  const SdtProbe& global = probes.at("global");
+  REQUIRE(global.args.size() == 1);
+  CHECK(global.args[0].base == "rip");
+  uint64_t counter = text.sh_addr + (global.file_offset - text.sh_offset) + global.args[0].value;
   CHECK(counter >= data.sh_addr);
-  CHECK(counter < data.sh_addr + data.sh_size);
+  CHECK(counter + 8 <= data.sh_addr + data.sh_size);
 
-  for (const auto& [name, note] : notes) CHECK((note.semaphore_offset != 0) == (name == "gated"));
-  GElf_Shdr probes;
-  REQUIRE(dsched::symbols::find_section(elf.get(), 0, ".probes", probes));
-  CHECK(notes.at("gated").semaphore_offset == probes.sh_offset);
+  for (const auto& [name, probe] : probes) CHECK((probe.semaphore_offset != 0) == (name == "gated"));
+  GElf_Shdr semaphores;
+  REQUIRE(dsched::symbols::find_section(elf.get(), 0, ".probes", semaphores));
+  CHECK(probes.at("gated").semaphore_offset == semaphores.sh_offset);
 }
 
 TEST_CASE("a file without notes, and one that is not ELF, have none") {
-  CHECK(read_sdt_notes("/proc/self/exe").empty());
-  CHECK(read_sdt_notes("/etc/hostname").empty());
-  CHECK(read_sdt_notes("/nonexistent").empty());
+  CHECK(read_sdt_probes("/proc/self/exe").empty());
+  CHECK(read_sdt_probes("/etc/hostname").empty());
+  CHECK(read_sdt_probes("/nonexistent").empty());
 }
