@@ -78,9 +78,11 @@ class UsdtHook : public UprobeHook {
   }
 
  private:
+  // Unlocated: the code generator places it at the argument's use.
   [[noreturn]] static void refuse(const lang::Probe& probe, int index, const std::string& why) {
-    lang::fail({}, "arg" + std::to_string(index) + " of " + probe.full_name() + " (\"" +
-                       probe.user_site->args[size_t(index)].text + "\") cannot be read: " + why);
+    throw lang::CompileError({}, "arg" + std::to_string(index) + " of " + probe.full_name() + " (\"" +
+                                     probe.user_site->args[size_t(index)].text + "\") cannot be read: " + why,
+                             false);
   }
 
   // The low `size` bytes of `value`, sign- or zero-extended as the operand says.

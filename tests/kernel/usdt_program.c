@@ -5,6 +5,7 @@
  *   global(counter): a variable read %rip-relative, 7 + i
  *   frame(i, -i): operands in memory relative to %rbp (an unoptimized function)
  *   indexed(table[i % 4]): an operand with base and index registers, 11, 22, 33 or 44
+ *   high__byte(i in %ah)
  *   gated(i) only while its semaphore says it is traced (usdt_gated.c)
  * It prints "pid P" first, "gated on at I" / "gated off at I" when the iteration I finds gated
  * traced after it was not or the reverse, and "enabled E of N" at the end: how many iterations
@@ -27,6 +28,11 @@ __attribute__((noinline)) static void indexed_probe(int i) {
   __asm__ volatile(STAP_PROBE_ASM(myprov, indexed, -4@(%%rax,%%rdx,4)) : : "a"(table), "d"((long)(i % 4)));
 }
 
+/* An operand in a high byte register, which pt_regs does not name: using it is refused. */
+__attribute__((noinline)) static void high_byte_probe(int i) {
+  __asm__ volatile(STAP_PROBE_ASM(myprov, high__byte, 1@%%ah) : : "a"(i << 8));
+}
+
 __attribute__((noinline)) static void fire(int i, const char *who) {
   signed char small = (signed char)-i;
   unsigned short mid = (unsigned short)(60000 + i);
@@ -38,6 +44,7 @@ __attribute__((noinline)) static void fire(int i, const char *who) {
   counter++;
   frame_probe(i, -i);
   indexed_probe(i);
+  high_byte_probe(i);
 }
 
 int main(int argc, char **argv) {

@@ -113,7 +113,7 @@ TEST_CASE("-l lists a command's probes: provider with its pid, file, function, n
   }
   CHECK(pids.size() == 1);
   CHECK(probes == std::set<std::string>{"fire:int-args", "fire:greet", "fire:global", "frame_probe:frame",
-                                        "indexed_probe:indexed", "gated_probe:gated"});
+                                        "indexed_probe:indexed", "gated_probe:gated", "high_byte_probe:high-byte"});
   CHECK(leftover_programs().empty());
 }
 
@@ -153,5 +153,16 @@ TEST_CASE("a probe the program does not have is a located error") {
   CHECK(run.status != 0);
   CHECK(run.err.find(":::nosuch does not match any probes") != std::string::npos);
   CHECK(run.err.find("<command line>:1:1") != std::string::npos);
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("an operand dsched cannot read is refused where the script uses it; the probe still fires") {
+  RunResult refused = run_dsched({"-n", "myprov$target:::high-byte { trace(arg0); }", "-c", kProgram}, kLimit);
+  CHECK(refused.status != 0);
+  CHECK(refused.err.find("(\"1@%ah\") cannot be read: %ah is not a register dsched reads") != std::string::npos);
+  CHECK(refused.err.find("<command line>:1:35") != std::string::npos);
+  RunResult counted = trace_program("myprov$target:::high-byte { @ = count(); }");
+  INFO(counted.out);
+  CHECK(std::regex_search(counted.out, std::regex("\n +" + std::to_string(kIterations) + "\n")));
   CHECK(leftover_programs().empty());
 }

@@ -114,7 +114,7 @@ TEST_CASE("what is not an operand is refused with the reason") {
 
 TEST_CASE("the probes of a program with sys/sdt.h probes") {
   auto probes = program_probes();
-  REQUIRE(probes.size() == 6);
+  REQUIRE(probes.size() == 7);
   for (const auto& [name, probe] : probes) {
     INFO(name);
     CHECK(probe.provider == "myprov");
