@@ -28,14 +28,6 @@ RunResult trace_program(const std::string& script, const std::string& command = 
   return run;
 }
 
-// The lines of `text` that start with `prefix`.
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> found;
-  for (const std::string& line : lines_of(text))
-    if (line.rfind(prefix, 0) == 0) found.push_back(line);
-  return found;
-}
-
 // What the program prints at its end, run without dsched.
 std::string untraced_output(const std::string& command) {
   std::string output;
