@@ -164,6 +164,29 @@ TEST_CASE("the probes of a program with sys/sdt.h probes") {
   CHECK(probes.at("gated").semaphore_offset == semaphores.sh_offset);
 }
 
+TEST_CASE("operands that cannot be read say why; the others of the probe are read") {
+  std::map<std::string, SdtProbe> probes;
+  for (SdtProbe& probe : read_sdt_probes(SDT_FORMS)) probes.emplace(probe.name, std::move(probe));
+  REQUIRE(probes.size() == 2);
+
+  // Registers are checked where they are used (%xmm0 and %ah are no words of pt_regs).
+  const SdtProbe& readable = probes.at("readable");
+  REQUIRE(readable.args.size() == 3);
+  for (const SdtArgument& arg : readable.args) CHECK(arg.unreadable.empty());
+  CHECK(readable.args[0].base == "rip");
+  CHECK(readable.args[1].base == "xmm0");
+  CHECK(readable.args[2].base == "ah");
+
+  const SdtProbe& unreadable = probes.at("unreadable");
+  REQUIRE(unreadable.args.size() == 5);
+  CHECK(unreadable.args[0].unreadable == "no symbol nosuch in the file");
+  CHECK(unreadable.args[1].unreadable == "relative to %rip without a symbol");
+  CHECK(unreadable.args[2].unreadable == "an absolute address in a position-independent file");
+  CHECK(unreadable.args[3].unreadable == "a constant that is not a number");
+  CHECK(unreadable.args[4].unreadable == "the size is not 1, 2, 4 or 8");
+  CHECK(unreadable.args[4].text == "3@%eax");
+}
+
 TEST_CASE("a file without notes, and one that is not ELF, have none") {
   CHECK(read_sdt_probes("/proc/self/exe").empty());
   CHECK(read_sdt_probes("/etc/hostname").empty());
