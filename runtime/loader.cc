@@ -3,7 +3,9 @@
 #include "runtime/privileges.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -29,6 +31,19 @@ std::string tail_lines(const std::string& text, int count) {
 }
 
 std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
+
+constexpr int kNotSupported = 524;  // the kernel's ENOTSUPP
+
+// BPF_LINK_CREATE for uprobe_multi links (Linux 6.6), which this libbpf does not know yet.
+constexpr uint32_t kUprobeMultiAttach = 48;  // BPF_TRACE_UPROBE_MULTI
+constexpr uint32_t kUprobeMultiReturn = 1;   // BPF_F_UPROBE_MULTI_RETURN
+struct UprobeMultiAttr {
+  uint32_t prog_fd, target_fd, attach_type, link_flags;
+  uint64_t path, offsets, ref_ctr_offsets, cookies;
+  uint32_t cnt, flags, pid;
+};
+constexpr size_t kDetachThreads = 64;
+constexpr size_t kLinksPerDetachThread = 4;
 
 }  // namespace
 
@@ -59,8 +74,11 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
     }
     resizer.apply(object);
     for (const abi::AttachPoint& point : points) {
-      if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str()))
+      if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str())) {
         bpf_program__set_autoattach(program, false);
+        if (point.kind == abi::AttachPoint::Kind::Uprobe)
+          bpf_program__set_expected_attach_type(program, static_cast<bpf_attach_type>(kUprobeMultiAttach));
+      }
     }
     err = bpf_object__load(object);
     verifier = log.take();
@@ -109,9 +127,19 @@ bool LoadedObject::attach(std::string& error) {
       continue;
     }
     bpf_program* program = bpf_object__find_program_by_name(object_, point.program.c_str());
-    bpf_link* link = !program                                   ? nullptr
-                     : point.kind == abi::AttachPoint::Kind::Uprobe ? attach_uprobe(program, point)
-                                                                    : bpf_program__attach(program);
+    if (program && point.kind == abi::AttachPoint::Kind::Uprobe) {
+      int fd = attach_uprobe(program, point);
+      if (fd >= 0) {
+        uprobe_links_.push_back(fd);
+        continue;
+      }
+      if (errno == kNotSupported) {
+        // The kernel cannot single-step every instruction (a pattern over a library meets some).
+        notes_.push_back("probe " + point.clause + " is not enabled: uprobes cannot instrument the instruction there");
+        continue;
+      }
+    }
+    bpf_link* link = !program || point.kind == abi::AttachPoint::Kind::Uprobe ? nullptr : bpf_program__attach(program);
     if (!link) {
       error = "failed to enable probe " + point.clause + ": " + errno_text(errno);
       detach();
@@ -122,11 +150,21 @@ bool LoadedObject::attach(std::string& error) {
   return true;
 }
 
-bpf_link* LoadedObject::attach_uprobe(bpf_program* program, const abi::AttachPoint& point) {
-  LIBBPF_OPTS(bpf_uprobe_opts, options, .ref_ctr_offset = static_cast<size_t>(point.semaphore_offset),
-              .retprobe = point.retprobe);
-  return bpf_program__attach_uprobe_opts(program, static_cast<pid_t>(point.pid), point.binary.c_str(),
-                                         static_cast<size_t>(point.offset), &options);
+// A uprobe_multi link of one site: unlike a perf-event uprobe, its removal does not hold the
+// kernel's trace event lock, so many are taken out in parallel (detach()).
+int LoadedObject::attach_uprobe(bpf_program* program, const abi::AttachPoint& point) {
+  uint64_t offset = point.offset;
+  uint64_t semaphore = point.semaphore_offset;
+  UprobeMultiAttr attr{};
+  attr.prog_fd = uint32_t(bpf_program__fd(program));
+  attr.attach_type = kUprobeMultiAttach;
+  attr.path = reinterpret_cast<uint64_t>(point.binary.c_str());
+  attr.offsets = reinterpret_cast<uint64_t>(&offset);
+  attr.ref_ctr_offsets = semaphore ? reinterpret_cast<uint64_t>(&semaphore) : 0;
+  attr.cnt = 1;
+  attr.flags = point.retprobe ? kUprobeMultiReturn : 0;
+  attr.pid = point.pid > 0 ? uint32_t(point.pid) : 0;
+  return static_cast<int>(syscall(SYS_bpf, BPF_LINK_CREATE, &attr, sizeof attr));
 }
 
 bool LoadedObject::attach_perf_timer(const abi::AttachPoint& point, std::string& error) {
@@ -157,6 +195,20 @@ bool LoadedObject::attach_perf_timer(const abi::AttachPoint& point, std::string&
 }
 
 void LoadedObject::detach() {
+  // Taking a uprobe out waits for a kernel grace period (about 0.1 s); links taken out at once from
+  // several threads share their grace periods, so a thousand uprobes detach in seconds, not minutes.
+  const size_t threads = std::min<size_t>(kDetachThreads, uprobe_links_.size() / kLinksPerDetachThread);
+  if (threads > 1) {
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < threads; ++t)
+      workers.emplace_back([this, t, threads] {
+        for (size_t i = t; i < uprobe_links_.size(); i += threads) close(uprobe_links_[i]);
+      });
+    for (std::thread& worker : workers) worker.join();
+  } else {
+    for (int fd : uprobe_links_) close(fd);
+  }
+  uprobe_links_.clear();
   for (bpf_link* link : links_) bpf_link__destroy(link);
   links_.clear();
   for (int fd : perf_fds_) close(fd);

@@ -31,6 +31,8 @@ class LoadedObject {
 
   // Attaches every point that is not OnDemand. On failure detaches what was attached.
   bool attach(std::string& error);
+  // What the user should know of the attach: probes the kernel cannot place.
+  const std::vector<std::string>& notes() const { return notes_; }
   // Detaches every attached hook (programs and maps stay loaded until destruction).
   void detach();
   // Runs an OnDemand program once; false if it does not exist or the kernel refused.
@@ -41,17 +43,20 @@ class LoadedObject {
   // one is already running (bpf_prog_info.recursion_misses).
   uint64_t skipped_firings() const;
   bpf_object* object() const { return object_; }
-  size_t attached_count() const { return links_.size(); }
+  size_t attached_count() const { return links_.size() + uprobe_links_.size(); }
 
  private:
   LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points);
   bool attach_perf_timer(const abi::AttachPoint& point, std::string& error);
-  static bpf_link* attach_uprobe(bpf_program* program, const abi::AttachPoint& point);
+  // The link's file descriptor, or -1 with errno set.
+  static int attach_uprobe(bpf_program* program, const abi::AttachPoint& point);
 
   bpf_object* object_;
   std::vector<abi::AttachPoint> points_;
   std::vector<bpf_link*> links_;
   std::vector<int> perf_fds_;
+  std::vector<int> uprobe_links_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace dsched

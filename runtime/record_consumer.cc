@@ -51,6 +51,7 @@ void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   const abi::RecordLayout& layout = program_.records[fault.clause_epid];
   std::string what = "divide-by-zero";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::IllegalOperation)) what = "illegal operation";
+  if (fault.kind == static_cast<uint32_t>(abi::FaultKind::NoScratch)) what = "out of scratch space";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::InvalidAddress)) {
     char address[32];
     std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(fault.address));

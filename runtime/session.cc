@@ -178,6 +178,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       ring_buffer__free(ring);
       return 1;
     }
+    for (const std::string& note : object->notes()) output.warning(note);
     if (config.target) {
       std::string failure = config.target->release();
       if (!failure.empty()) {

@@ -43,6 +43,11 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+// The first byte of a VEX (C4, C5) or EVEX (62) encoded instruction in 64-bit code. The kernel
+// refuses uprobes on some of them and mis-executes others out of line (a probe on an EVEX
+// instruction corrupts the program's registers), so none gets a probe.
+bool is_vector_extension(uint8_t first) { return first == 0x62 || first == 0xc4 || first == 0xc5; }
+
 // An offset named exactly ("1c"); nullopt when the name is not hexadecimal.
 std::optional<uint64_t> exact_offset(const std::string& name) {
   if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
@@ -87,9 +92,13 @@ class PidProvider : public lang::Provider {
   void add_function_probes(const lang::DescriptionFields& d, long pid, const lang::ProcessModule& module,
                            const lang::UserFunction& function, lang::ProcessImages& images,
                            std::vector<lang::Probe>& made, std::string& error) const {
+    std::string code = images.code(module, function);
     auto add = [&](std::string name, uint64_t offset, bool is_return) {
       lang::Probe probe{0, "pid" + std::to_string(pid), module.name, function.name, std::move(name), {}, "", this};
       probe.user_site = lang::UserSite{pid, module.path, function.file_offset + offset, is_return, 0, {}};
+      if (offset < code.size() && is_vector_extension(uint8_t(code[offset])))
+        probe.unsupported = probe.full_name() + " cannot be enabled: uprobes do not execute AVX (VEX or EVEX "
+                            "encoded) instructions faithfully, and one is there";
       made.push_back(std::move(probe));
     };
     for (const char* name : {"entry", "return"})
@@ -100,7 +109,7 @@ class PidProvider : public lang::Provider {
       error = "offset 0x" + hex(*named) + " is beyond the end of " + module.name + "`" + function.name;
       return;
     }
-    std::vector<uint64_t> offsets = instruction_offsets(images.code(module, function), function.address);
+    std::vector<uint64_t> offsets = instruction_offsets(code, function.address);
     if (named) {
       if (!std::binary_search(offsets.begin(), offsets.end(), *named)) {
         error = "offset 0x" + hex(*named) + " of " + module.name + "`" + function.name +

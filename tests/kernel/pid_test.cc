@@ -152,3 +152,25 @@ TEST_CASE("a missing function, offset or process is an error that says where") {
   CHECK(beyond.err.find("is beyond the end of pid_program`dsched_add") != std::string::npos);
   CHECK(leftover_programs().empty());
 }
+
+TEST_CASE("copyin() and copyinstr() read the process's memory; a bad address fires ERROR") {
+  RunResult run = trace(
+      "pid$target:a.out:dsched_add:entry /arg0 == 1/ { this->p = (char *)copyin(arg2, 5); "
+      "printf(\"bytes %c%c%c\\n\", this->p[0], this->p[1], this->p[4]); }"
+      "pid$target:a.out:dsched_add:entry /arg0 == 2/ { printf(\"never %s\\n\", copyinstr(arg0)); }"
+      "ERROR { printf(\"fault %d 0x%x\\n\", arg4, arg5); }");
+  INFO(run.out);
+  CHECK(lines_starting(run.out, "bytes") == std::vector<std::string>{"bytes lal"});
+  CHECK(lines_starting(run.out, "never").empty());
+  // DTRACEFLT_BADADDR at the address the clause gave copyinstr().
+  CHECK(lines_starting(run.out, "fault") == std::vector<std::string>{"fault 1 0x2"});
+}
+
+TEST_CASE("a pattern over the C library enables its functions and leaves the program's behaviour intact") {
+  RunResult run = trace("pid$target:libc:*str*:entry { @ = count(); } END { printa(\"calls %@d\\n\", @); }");
+  INFO(run.out);
+  CHECK(run.out.find("sum 1015") != std::string::npos);
+  std::smatch calls;
+  REQUIRE(std::regex_search(run.out, calls, std::regex("calls (\\d+)")));
+  CHECK(std::stoi(calls[1]) > 0);
+}

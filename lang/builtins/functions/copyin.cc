@@ -1,5 +1,5 @@
 // copyinstr(address [, size]) and copyin(address, size): user memory of the current process.
-// copyin's bytes land in scratch and its value points at them.
+// copyin's value points at its copy in scratch memory.
 #include <linux/bpf.h>
 
 #include "lang/builtins/support.h"
@@ -48,22 +48,40 @@ class Copyinstr : public CopyFunction {
   }
 };
 
+// copyin's bytes land in scratch memory: a constant size up to kLargestCopy, a computed one up to
+// kLargestComputedCopy (larger at run time: DTrace's out-of-scratch fault).
+constexpr uint64_t kLargestCopy = 16384;
+constexpr uint64_t kLargestComputedCopy = 4096;
+
 class Copyin : public CopyFunction {
  public:
   Copyin() : CopyFunction("copyin", {2, 2}) {}
   const Type* result_type(Checker& c) const override { return c.types().pointer_to(c.types().void_type()); }
 
+  void check(Checker& c, ExprPtr& call) const override {
+    CopyFunction::check(c, call);
+    const Expr& size = *call->operand(1);
+    if (size.kind == ExprKind::IntLiteral && size.value > kLargestCopy)
+      fail(size.loc, "copyin() of " + std::to_string(size.value) + " bytes: at most " + std::to_string(kLargestCopy) +
+                         " bytes fit in scratch memory");
+  }
+
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
-    // The size must be a constant to bound the copy.
     const Expr& size_expr = *call.operand(1);
-    if (size_expr.kind != ExprKind::IntLiteral) fail(size_expr.loc, "copyin() needs a constant size here");
-    uint64_t size = std::min<uint64_t>(size_expr.value, l.program.options.strsize());
-    llvm::Value* buffer = l.firing.scratch(size + 1);
-    ir.zero_bytes(buffer, (size + 8) & ~uint64_t(7));
+    const bool constant = size_expr.kind == ExprKind::IntLiteral;
+    const uint64_t room = constant ? size_expr.value : kLargestComputedCopy;
+    llvm::Value* buffer = l.firing.scratch(room + 1);
+    ir.zero_bytes(buffer, (room + 8) & ~uint64_t(7));
+    llvm::Value* size = ir.const64(static_cast<int64_t>(room));
+    if (!constant) {
+      size = l.exprs.eval_int(size_expr);
+      l.records.check_fault(ir.b().CreateICmpUGT(size, ir.const64(int64_t(room))), abi::FaultKind::NoScratch);
+      size = ir.bounded(size, room + 1);
+    }
     llvm::Value* address = l.exprs.eval_int(*call.operand(0));
-    llvm::Value* result = ir.helper(BPF_FUNC_probe_read_user, {buffer, ir.const64(static_cast<int64_t>(size)),
-                                                               ir.b().CreateIntToPtr(address, ir.ptr())});
+    llvm::Value* result =
+        ir.helper(BPF_FUNC_probe_read_user, {buffer, size, ir.b().CreateIntToPtr(address, ir.ptr())});
     l.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
     return {ir.b().CreatePtrToInt(buffer, ir.i64()), call.type};
   }
