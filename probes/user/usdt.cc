@@ -109,9 +109,10 @@ class UsdtProvider : public lang::Provider {
       // A pattern that names a provider of the kernel ("sched*", "*") is theirs alone.
       for (const lang::Provider* provider : lang::all_providers())
         if (provider != this && lang::field_matches(d.provider, std::string(provider->name()))) return made;
+      // Processes that cannot be read (kernel threads, those gone meanwhile) are passed over.
       for (long pid : images.processes()) {
-        std::string unreadable;
-        add_process_probes(d, pid, images.modules(pid, unreadable), images, made);
+        std::string passed_over;
+        add_process_probes(d, pid, images.modules(pid, passed_over), images, made);
       }
       return made;
     }
