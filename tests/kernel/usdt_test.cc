@@ -1,6 +1,6 @@
 // USDT probes against a program with <sys/sdt.h> probes of provider myprov (usdt_program.c): their
 // names, arguments of each operand form, the semaphore of an is-enabled probe, the glob form, a
-// missing probe, and nothing left attached.
+// missing probe, an operand that cannot be read, and nothing left attached.
 #include <doctest/doctest.h>
 
 #include <csignal>
@@ -20,8 +20,8 @@ constexpr int kIterations = 5;
 constexpr std::chrono::seconds kLimit(120);
 const std::string kProgram = std::string(USDT_PROGRAM) + " " + std::to_string(kIterations);
 
-RunResult trace_program(const std::string& script, const std::string& command = kProgram) {
-  RunResult run = run_dsched({"-q", "-c", command, "-n", script}, kLimit);
+RunResult trace_program(const std::string& script) {
+  RunResult run = run_dsched({"-q", "-c", kProgram, "-n", script}, kLimit);
   INFO(run.err);
   REQUIRE(run.status == 0);
   CHECK(leftover_programs().empty());
