@@ -43,6 +43,10 @@ class ActionHandler {
  public:
   virtual ~ActionHandler() = default;
   virtual void run(const RecordedAction& action, const RecordView& record, RunContext& context) const = 0;
+  // Whether DTrace carries the action out where the probe fires (exit(), commit(), discard()),
+  // not in the consumer: under bufpolicy=ring it runs when the record arrives, the rest of the
+  // record when the kept records print.
+  virtual bool acts_when_traced() const { return false; }
 };
 
 // What a handler needs beyond its fields, worked out when the action is compiled (print()'s

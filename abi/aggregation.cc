@@ -38,11 +38,14 @@ void Aggregation::merge(std::span<const uint8_t> key, std::span<const uint64_t> 
   std::string k(reinterpret_cast<const char*>(key.data()), key.size());
   auto [it, inserted] = index_.try_emplace(k, entries_.size());
   if (inserted) entries_.push_back(AggEntry{std::move(k), std::vector<int64_t>(words, 0)});
-  std::vector<int64_t>& into = entries_[it->second].value;
+  AggEntry& entry = entries_[it->second];
+  const size_t cpus = per_cpu_values.size() / words;
+  if (per_cpu_) entry.per_cpu.resize(cpus, std::vector<int64_t>(words, 0));
   std::vector<int64_t> cpu(words);
-  for (size_t off = 0; off < per_cpu_values.size(); off += words) {
-    for (size_t i = 0; i < words; ++i) cpu[i] = int64_t(per_cpu_values[off + i]);
-    spec_.function->combine(into, cpu);
+  for (size_t c = 0; c < cpus; ++c) {
+    for (size_t i = 0; i < words; ++i) cpu[i] = int64_t(per_cpu_values[c * words + i]);
+    spec_.function->combine(entry.value, cpu);
+    if (per_cpu_) spec_.function->combine(entry.per_cpu[c], cpu);
   }
 }
 
@@ -52,7 +55,10 @@ void Aggregation::reset() {
 }
 
 void Aggregation::clear() {
-  for (AggEntry& e : entries_) std::fill(e.value.begin(), e.value.end(), 0);
+  for (AggEntry& e : entries_) {
+    std::fill(e.value.begin(), e.value.end(), 0);
+    for (std::vector<int64_t>& cpu : e.per_cpu) std::fill(cpu.begin(), cpu.end(), 0);
+  }
 }
 
 std::vector<std::string> Aggregation::trunc(int64_t n) {

@@ -99,6 +99,8 @@ std::string aggregation_map_name(uint32_t id);
 struct AggEntry {
   std::string key;             // packed key bytes (see the layout above)
   std::vector<int64_t> value;  // value words combined over CPUs (same layout as one CPU's)
+  // aggpercpu: each CPU's value words, by CPU id (all zero where the key never fired); else empty.
+  std::vector<std::vector<int64_t>> per_cpu;
 };
 
 class Aggregation {
@@ -113,6 +115,9 @@ class Aggregation {
   // and adds the result to the key's entry, creating it if needed. Throws std::invalid_argument
   // when the sizes do not match the spec.
   void merge(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values);
+
+  // aggpercpu: merge() keeps each CPU's value beside the total.
+  void keep_per_cpu() { per_cpu_ = true; }
 
   // Drops every entry (e.g. before reading a fresh snapshot of cumulative maps).
   void reset();
@@ -143,6 +148,7 @@ class Aggregation {
   std::unordered_map<std::string, size_t> index_;
   uint64_t normal_ = 1;
   bool printed_ = false;
+  bool per_cpu_ = false;
 };
 
 // Reads integer key component `i` of `key` as its D type sees it (sign- or zero-extended from

@@ -16,13 +16,13 @@ constexpr bool kNo = false;
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive,
 //             stackframes and ustackframes (frames that stack() and ustack() record by default)
-//   runtime:  quiet, bufpolicy (fill: the read loop stops tracing), bufresize (the loader), oformat
+//   runtime:  quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
 //             (which output), flowindent, rawbytes, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
-//             (how often drops are reported), aggrate and cleanrate (dsched reads aggregations when
+//             (how often drops are reported), aggpercpu (aggregations keep and print each CPU's value), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
 constexpr OptionSpec kOptions[] = {
     // Compile-time options.
-    {"aggpercpu", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"aggpercpu", K::Flag, P::Compile, 0},
     {"amin", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"argref", K::Flag, P::Compile, 0},
     {"core", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
@@ -67,7 +67,7 @@ constexpr OptionSpec kOptions[] = {
     {"zdefs", K::Flag, P::Compile, 0},
     // Run-time options: read when tracing starts.
     {"aggsize", K::Size, P::Run, 4 << 20},
-    {"bufpolicy", K::Keyword, P::Run, 0, "fill switch ring", "switch fill"},
+    {"bufpolicy", K::Keyword, P::Run, 0, "fill switch ring", "switch fill ring"},
     {"bufresize", K::Keyword, P::Run, 0, "auto manual"},  // unset: auto, as in DTrace
     {"bufsize", K::Size, P::Run, 4 << 20, nullptr, nullptr, true, 1 << 30, "the trace buffer holds at most 1g"},
     {"cleanrate", K::Rate, P::Run, 1000000000 / 101},

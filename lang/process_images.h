@@ -22,6 +22,7 @@ struct UserFunction {
   uint64_t address = 0;      // link-time address (st_value)
   uint64_t file_offset = 0;  // where its first instruction is in the file (uprobes attach by offset)
   uint64_t size = 0;         // bytes; 0 when the symbol does not say
+  bool ifunc = false;        // an IFUNC: the code is the resolver that picks the implementation
 };
 
 // One operand of a SystemTap SDT note ("-4@%edi", "8@-16(%rbp)", "-4@$5"), as the note describes

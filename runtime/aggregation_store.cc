@@ -21,10 +21,11 @@ bool merges_keys(const abi::AggregationSpec& spec) {
 }  // namespace
 
 AggregationStore::AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object,
-                                   abi::Symbolizer* symbols)
+                                   abi::Symbolizer* symbols, bool per_cpu)
     : cpus_(libbpf_num_possible_cpus()), symbols_(symbols), merged_(specs.size()) {
   for (const abi::AggregationSpec& spec : specs) {
     aggregations_.emplace_back(spec);
+    if (per_cpu) aggregations_.back().keep_per_cpu();
     fds_.push_back(object.map_fd(abi::aggregation_map_name(spec.id)));
   }
 }

@@ -23,8 +23,9 @@ class LoadedObject;
 class AggregationStore {
  public:
   // `symbols` (may be null: symbol keys stay as recorded) finds what holds the addresses of keys.
+  // `per_cpu` (aggpercpu): entries keep each CPU's value too.
   AggregationStore(const std::vector<abi::AggregationSpec>& specs, const LoadedObject& object,
-                   abi::Symbolizer* symbols = nullptr);
+                   abi::Symbolizer* symbols = nullptr, bool per_cpu = false);
 
   // Re-reads aggregation `id` from its map (entries only; normalisation and the printed mark stay).
   abi::Aggregation& refresh(uint32_t id);

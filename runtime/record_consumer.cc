@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "runtime/output/printf_render.h"
 
@@ -20,8 +21,8 @@ void RecordConsumer::consume(std::string_view record) {
     if (record.size() < sizeof(abi::FaultRecord)) return;
     abi::FaultRecord fault;
     std::memcpy(&fault, record.data(), sizeof fault);
-    if (fault.clause_epid < program_.records.size()) report_fault(fault);
-    return;
+    if (fault.clause_epid >= program_.records.size()) return;
+    return ring_ ? ring_->keep(header.cpu, record) : report_fault(fault);
   }
   if (header.epid == abi::kProcessEpid) {
     abi::ProcessRecord process;
@@ -44,7 +45,39 @@ void RecordConsumer::consume(std::string_view record) {
     speculations_[header.spec].emplace_back(record);
     return;
   }
-  print(record, layout);
+  deliver(record, layout);
+}
+
+void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& layout) {
+  // The processes whose addresses the record holds are read now, while they still run.
+  if (symbols_) {
+    abi::RecordView view(record);
+    for (const abi::RecordedAction& action : layout.actions)
+      for (const abi::RecordField& field : action.fields)
+        if (field.addresses.user && (field.kind == abi::RecordField::Kind::Stack ||
+                                     field.kind == abi::RecordField::Kind::Symbol))
+          symbols_->remember_process(view.field(field).pid);
+  }
+  if (!ring_) return print(record, layout);
+  abi::RecordHeader header;
+  std::memcpy(&header, record.data(), sizeof header);
+  ring_->keep(header.cpu, record);
+  // exit(), commit() and discard() act now: a committed speculation's records are kept after this one.
+  run_actions(record, layout, Actions::WhenTraced);
+}
+
+void RecordConsumer::print_kept() {
+  RecordRing* ring = std::exchange(ring_, nullptr);
+  if (ring) ring->drain([this](std::string_view record) { print_kept_record(record); });
+}
+
+void RecordConsumer::print_kept_record(std::string_view record) {
+  abi::RecordHeader header;
+  std::memcpy(&header, record.data(), sizeof header);
+  if (header.epid != abi::kFaultEpid) return print(record, program_.records[header.epid], Actions::Consumer);
+  abi::FaultRecord fault;
+  std::memcpy(&fault, record.data(), sizeof fault);
+  report_fault(fault);
 }
 
 void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
@@ -60,10 +93,9 @@ void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   output_.fault({fault.clause_epid + 1, layout.probe_id, layout.probe_description, what, fault.action, fault.site});
 }
 
-void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layout) {
+void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layout, Actions actions) {
   abi::RecordHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
-  abi::RecordView record(bytes);
   abi::Firing firing{header.cpu,         layout.probe_id,       layout.probe_provider, layout.probe_module,
                      layout.probe_function, layout.probe_name, std::nullopt};
   if (program_.stamped_records) {
@@ -71,16 +103,17 @@ void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layo
     std::memcpy(&stamp, bytes.data() + sizeof header, sizeof stamp);
     firing.stamp = stamp;
   }
-  if (symbols_) {
-    for (const abi::RecordedAction& action : layout.actions)
-      for (const abi::RecordField& field : action.fields)
-        if (field.addresses.user && (field.kind == abi::RecordField::Kind::Stack ||
-                                     field.kind == abi::RecordField::Kind::Symbol))
-          symbols_->remember_process(record.field(field).pid);
-  }
   output_.begin_firing(firing);
-  for (const abi::RecordedAction& action : layout.actions) action.handler->run(action, record, *this);
+  run_actions(bytes, layout, actions);
   output_.end_firing();
+}
+
+void RecordConsumer::run_actions(std::string_view bytes, const abi::RecordLayout& layout, Actions actions) {
+  abi::RecordView record(bytes);
+  for (const abi::RecordedAction& action : layout.actions) {
+    if (actions != Actions::All && action.handler->acts_when_traced() != (actions == Actions::WhenTraced)) continue;
+    action.handler->run(action, record, *this);
+  }
 }
 
 void RecordConsumer::exit(int status) {
@@ -94,7 +127,7 @@ void RecordConsumer::commit(uint32_t speculation) {
   for (const std::string& saved : buffered.mapped()) {
     abi::RecordHeader header;
     std::memcpy(&header, saved.data(), sizeof header);
-    print(saved, program_.records[header.epid]);
+    deliver(saved, program_.records[header.epid]);
   }
 }
 

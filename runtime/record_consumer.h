@@ -1,5 +1,6 @@
 // Turns ring-buffer records into output events, in the order they were produced: the per-fire
-// line and each action's handler, with speculative records buffered until commit() or discard().
+// line and each action's handler, with speculative records buffered until commit() or discard()
+// (under bufpolicy=ring, records are kept in a RecordRing and print when the run ends).
 // It is the RunContext the actions' handlers act through.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "abi/compiled_program.h"
 #include "abi/symbols.h"
 #include "runtime/aggregation_store.h"
+#include "runtime/record_ring.h"
 
 namespace dsched {
 
@@ -26,6 +28,11 @@ class RecordConsumer : public abi::RunContext {
 
   // Handles one record (a fault record reports the fault).
   void consume(std::string_view record);
+  // bufpolicy=ring: from now on records are kept in `ring` instead of printed; only what DTrace
+  // does where the probe fires (exit(), commit(), discard()) happens as they arrive.
+  void keep_in(RecordRing& ring) { ring_ = &ring; }
+  // Prints what the ring kept, in its order, and prints records as they come from then on.
+  void print_kept();
   // END runs from here on: as in DTrace, the first exit() before END decides the status, and
   // each exit() in END sets it anew.
   void begin_end() { ending_ = true; }
@@ -48,7 +55,15 @@ class RecordConsumer : public abi::RunContext {
   void set_option(std::string_view name, const std::optional<std::string>& value) override;
 
  private:
-  void print(std::string_view record, const abi::RecordLayout& layout);
+  // Which of a record's actions run: all, those DTrace carries out where the probe fires (when a
+  // kept record arrives), or the rest (when it prints).
+  enum class Actions { All, WhenTraced, Consumer };
+  // Prints a record that is not speculative, or keeps it in the ring.
+  void deliver(std::string_view record, const abi::RecordLayout& layout);
+  void print(std::string_view record, const abi::RecordLayout& layout, Actions actions = Actions::All);
+  void run_actions(std::string_view record, const abi::RecordLayout& layout, Actions actions);
+  // A kept record as it prints: a fault, or a clause's record.
+  void print_kept_record(std::string_view record);
   void report_fault(const abi::FaultRecord& fault);
 
   const abi::CompiledProgram& program_;
@@ -58,6 +73,7 @@ class RecordConsumer : public abi::RunContext {
   abi::Symbolizer* symbols_;
   std::optional<int> exit_status_;
   bool ending_ = false;
+  RecordRing* ring_ = nullptr;
   std::map<uint32_t, std::vector<std::string>> speculations_;
   std::map<uint32_t, uint64_t> speculation_bytes_;
   uint64_t speculative_drops_ = 0;

@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <optional>
+
+#include <sched.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,6 +14,7 @@
 #include "runtime/aggregation_store.h"
 #include "runtime/loader.h"
 #include "runtime/record_consumer.h"
+#include "runtime/record_ring.h"
 #include "runtime/support/loop_companion.h"
 #include "runtime/support/target_process.h"
 
@@ -69,10 +73,10 @@ class RecordLoop {
   // bufpolicy=fill, as DTrace: the buffer holds what was traced since the start; the first record
   // that no longer fits marks it filled, and it and every later record are not traced. END's
   // records always fit (DTrace reserves their space). A record takes its size rounded up to 8
-  // and an 8-byte header, as in the kernel's ring buffer.
+  // and an 8-byte header (buffer_footprint).
   bool fits(size_t size) {
     if (!fill_bytes_ || consumer_.ending()) return true;
-    traced_ += ((size + 7) & ~size_t{7}) + 8;
+    traced_ += buffer_footprint(size);
     if (traced_ <= fill_bytes_) return true;
     filled = true;
     accepting = false;
@@ -88,11 +92,14 @@ class RecordLoop {
 // the last report.
 class DropReporter {
  public:
-  DropReporter(const LoadedObject& object, int fd, abi::Output& output)
-      : object_(object), fd_(fd), output_(output), cpus_(libbpf_num_possible_cpus()),
+  // `ring` (may be null): bufpolicy=ring's buffers, whose records too large to keep are drops.
+  DropReporter(const LoadedObject& object, int fd, abi::Output& output, RecordRing* ring)
+      : object_(object), fd_(fd), output_(output), ring_(ring), cpus_(libbpf_num_possible_cpus()),
         seen_(static_cast<size_t>(abi::DropCounter::Count) * cpus_, 0) {}
 
   void report() {
+    if (ring_)
+      for (auto [cpu, count] : ring_->take_drops()) output_.drops(abi::DropKind::Output, count, cpu);
     uint64_t skipped = object_.skipped_firings();
     if (skipped > skipped_seen_) output_.drops(abi::DropKind::KernelSkipped, skipped - skipped_seen_, std::nullopt);
     skipped_seen_ = skipped;
@@ -121,12 +128,16 @@ class DropReporter {
   const LoadedObject& object_;
   int fd_;
   abi::Output& output_;
+  RecordRing* ring_;
   int cpus_;
   std::vector<uint64_t> seen_;
   uint64_t skipped_seen_ = 0;
 };
 
 using Clock = std::chrono::steady_clock;
+
+// The CPU that runs BEGIN or END next (they run on the calling thread's CPU).
+uint32_t this_cpu() { return uint32_t(std::max(sched_getcpu(), 0)); }
 
 // A rate option as a period: switchrate is how often the buffer is read, statusrate how often
 // drops are reported.
@@ -146,9 +157,12 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     return 1;
   }
   for (const std::string& note : resizer.notes()) output.warning(note);
-  AggregationStore aggregations(program.aggregations, *object, config.symbols);
+  AggregationStore aggregations(program.aggregations, *object, config.symbols, options.flag("aggpercpu"));
   RecordConsumer consumer(program, aggregations, output, options, config.symbols);
-  RecordLoop loop(consumer, options.text("bufpolicy") == "fill" ? uint64_t(options.number("bufsize")) : 0);
+  const std::string policy = options.text("bufpolicy");
+  RecordLoop loop(consumer, policy == "fill" ? uint64_t(options.number("bufsize")) : 0);
+  std::optional<RecordRing> kept;
+  if (policy == "ring") consumer.keep_in(kept.emplace(uint64_t(options.number("bufsize"))));
   ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
   if (!ring) {
     output.error("cannot open the output buffer");
@@ -159,7 +173,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     ring_buffer__free(ring);
     return 1;
   }
-  DropReporter drops(*object, object->map_fd(program.drops_map), output);
+  DropReporter drops(*object, object->map_fd(program.drops_map), output, kept ? &*kept : nullptr);
   SignalScope signals;
   auto drain = [&] {
     ring_buffer__consume(ring);
@@ -167,9 +181,11 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   };
 
   for (const Matched& m : config.matched) output.matched(m.what, m.is_script, m.probes);
+  if (kept) kept->begin(this_cpu());
   for (const std::string& begin : program.programs_at(abi::AttachPoint::Phase::Begin))
     if (!object->run(begin, error)) output.error(error);
   drain();
+  if (kept) kept->begin_done();
 
   int status = 0;
   if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
@@ -199,15 +215,19 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       }
     }
   }
+  if (config.verbose && config.target && config.target->exited())
+    output.warning(config.target->describe_exit());
   object->detach();
   loop.attached = false;
   ring_buffer__consume(ring);
   // END's clauses all print, even after exit(); an exit() in END sets the status anew.
   consumer.begin_end();
   loop.accepting = true;
+  if (kept) kept->begin_end(this_cpu());
   for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
     if (!object->run(end, error)) output.error(error);
   ring_buffer__consume(ring);
+  consumer.print_kept();  // bufpolicy=ring: what the buffers kept, END's records last
   bool exited = consumer.exit_requested();
   int exit_status = consumer.exit_status();
   output.end_of_run(aggregations.refresh_all());

@@ -30,6 +30,10 @@ class NamedFunction : public Function {
 class Action : public NamedFunction, public abi::ActionHandler {
  public:
   using NamedFunction::NamedFunction;
+  bool acts_when_traced() const override {
+    const Speculation role = speculation();
+    return role == Speculation::Exit || role == Speculation::Commit || role == Speculation::Discard;
+  }
 };
 
 // An action taking a printf-style format and its arguments (printf(), system()): the arguments

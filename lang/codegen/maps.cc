@@ -71,7 +71,12 @@ void Maps::define() {
   const lang::Program& program = l_.program;
   const abi::Options& options = program.options;
   BpfModule& module = l_.ir.module();
-  ring_bytes_ = ring_size(options.number("bufsize"));
+  // Under bufpolicy=ring, bufsize bounds what each CPU keeps in user space (runtime/record_ring.h);
+  // the kernel's buffer only carries records there and must not drop them: at least the default.
+  int64_t transport = options.number("bufsize");
+  if (options.text("bufpolicy") == "ring")
+    transport = std::max(transport, abi::find_option("bufsize")->default_number);
+  ring_bytes_ = ring_size(transport);
   events_ = module.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_bytes_, 0, 0, 0, false});
   drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
                               8, 0, false});

@@ -48,6 +48,21 @@ std::string hex(uint64_t value) {
 // instruction corrupts the program's registers), so none gets a probe.
 bool is_vector_extension(uint8_t first) { return first == 0x62 || first == 0xc4 || first == 0xc5; }
 
+// Why an IFUNC symbol gets no probe: it is the resolver, run once as the program is linked, and
+// the calls go to the implementation it picked (named here, where the names tell).
+std::string ifunc_reason(const lang::Probe& probe, const std::vector<lang::UserFunction>& functions) {
+  std::string reason = probe.full_name() + " cannot be enabled: " + probe.function +
+                       " is an IFUNC, whose code only picks an implementation when the program is linked";
+  std::string candidates;
+  int named = 0;
+  for (const lang::UserFunction& f : functions) {
+    if (f.ifunc || f.name == probe.function || f.name.find(probe.function) == std::string::npos) continue;
+    if (named++ == 6) break;
+    candidates += (candidates.empty() ? "" : ", ") + f.name;
+  }
+  return candidates.empty() ? reason : reason + "; probe the implementations instead (" + candidates + ")";
+}
+
 // An offset named exactly ("1c"); nullopt when the name is not hexadecimal.
 std::optional<uint64_t> exact_offset(const std::string& name) {
   if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
@@ -96,7 +111,9 @@ class PidProvider : public lang::Provider {
     auto add = [&](std::string name, uint64_t offset, bool is_return) {
       lang::Probe probe{0, "pid" + std::to_string(pid), module.name, function.name, std::move(name), {}, "", this};
       probe.user_site = lang::UserSite{pid, module.path, function.file_offset + offset, is_return, 0, {}};
-      if (offset < code.size() && is_vector_extension(uint8_t(code[offset])))
+      if (function.ifunc)
+        probe.unsupported = ifunc_reason(probe, images.functions(module));
+      else if (offset < code.size() && is_vector_extension(uint8_t(code[offset])))
         probe.unsupported = probe.full_name() + " cannot be enabled: uprobes do not execute AVX (VEX or EVEX "
                             "encoded) instructions faithfully, and one is there";
       made.push_back(std::move(probe));

@@ -74,6 +74,17 @@ std::string print_folded(const Aggregation& agg, const SortOptions& options, con
   return out;
 }
 
+// aggpercpu: after an entry's value, each CPU's on its own line, as Oracle's DTrace for Linux
+// prints them (dt_print_aggs: "\n    [CPU n]" and the value as the total prints).
+std::string per_cpu_values(const Aggregation& agg, std::string_view key) {
+  const AggEntry* entry = agg.find(key);
+  std::string out;
+  if (!entry) return out;
+  for (size_t cpu = 0; cpu < entry->per_cpu.size(); ++cpu)
+    out += cformat("\n    [CPU %zu]", cpu) + format_value(agg.value(entry->per_cpu[cpu]));
+  return out;
+}
+
 }  // namespace
 
 std::string format_keys(const AggregationSpec& spec, std::string_view key, const RenderContext& context) {
@@ -117,7 +128,7 @@ std::string print_entries(std::span<const Aggregation* const> aggs, const SortOp
     return print_folded(*aggs[0], options, context);
   for (const JoinedRow& row : abi::joined_rows(aggs, options)) {
     out += format_keys(aggs[0]->spec(), row.key, context);
-    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(aggs[a]->value(row.values[a]));
+    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(aggs[a]->value(row.values[a])) + per_cpu_values(*aggs[a], row.key);
     out += "\n";
   }
   return out;

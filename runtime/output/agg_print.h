@@ -6,7 +6,8 @@
 // strings and symbols "  %-50s", stacks "\n" and a line per frame. With folded stacks, an
 // aggregation keyed by a stack prints each entry as one flame-graph line instead: its keys joined
 // by ';' (stacks root first), a space and its value. Values: " %16lld" (signed) or " %16llu" (unsigned), histograms as
-// histogram.h renders them (their leading "\n" ends the key line).
+// histogram.h renders them (their leading "\n" ends the key line). Entries that keep per-CPU values
+// (aggpercpu) follow each value with "\n    [CPU n]" and that CPU's value, for every CPU.
 #pragma once
 
 #include <span>

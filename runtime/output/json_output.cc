@@ -38,20 +38,35 @@ json keys_json(const abi::AggregationSpec& spec, std::string_view key, abi::Symb
   return keys;
 }
 
-json entry_json(const abi::Aggregation& agg, const std::string& key, const std::vector<int64_t>& words,
-                abi::Symbolizer* symbols) {
-  json entry = {{"keys", keys_json(agg.spec(), key, symbols)}};
+// A value as its function names it ("count": 3), or a histogram's "buckets".
+void add_value_json(const abi::Aggregation& agg, std::span<const int64_t> words, json& into) {
   abi::AggValue value = agg.value(words);
   if (value.kind == abi::AggValue::Kind::Histogram) {
     json buckets = json::array();
     for (const abi::HistogramRow& row : value.rows)
       buckets.push_back({{"value", row.label.empty() ? json(row.value) : json(row.label)},
                          {"count", row.count / int64_t(value.normal)}});
-    entry["buckets"] = std::move(buckets);
+    into["buckets"] = std::move(buckets);
   } else {
     std::string name(agg.spec().function->name());
-    entry[name] = value.kind == abi::AggValue::Kind::Signed ? json(value.number) : json(uint64_t(value.number));
+    into[name] = value.kind == abi::AggValue::Kind::Signed ? json(value.number) : json(uint64_t(value.number));
   }
+}
+
+// With aggpercpu, "per-cpu" holds each CPU's value as {"cpu": n, ...the value...}.
+json entry_json(const abi::Aggregation& agg, const std::string& key, const std::vector<int64_t>& words,
+                abi::Symbolizer* symbols) {
+  json entry = {{"keys", keys_json(agg.spec(), key, symbols)}};
+  add_value_json(agg, words, entry);
+  const abi::AggEntry* kept = agg.find(key);
+  if (!kept || kept->per_cpu.empty()) return entry;
+  json per_cpu = json::array();
+  for (size_t cpu = 0; cpu < kept->per_cpu.size(); ++cpu) {
+    json one = {{"cpu", cpu}};
+    add_value_json(agg, kept->per_cpu[cpu], one);
+    per_cpu.push_back(std::move(one));
+  }
+  entry["per-cpu"] = std::move(per_cpu);
   return entry;
 }
 

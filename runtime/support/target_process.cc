@@ -176,6 +176,13 @@ std::string TargetProcess::run_to_entry() {
   return "";
 }
 
+std::string TargetProcess::describe_exit() const {
+  std::string who = "pid " + std::to_string(pid_);
+  if (!owned_) return who + " has exited";
+  if (WIFSIGNALED(status_)) return who + " was killed by signal " + std::to_string(WTERMSIG(status_));
+  return who + " exited with status " + std::to_string(WEXITSTATUS(status_));
+}
+
 bool TargetProcess::exited() {
   if (reaped_) return true;
   if (owned_) {

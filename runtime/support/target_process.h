@@ -32,6 +32,8 @@ class TargetProcess {
   // A file descriptor that becomes readable when the process exits (a pidfd).
   int exit_fd() const { return pidfd_; }
   int exit_status() const { return status_; }
+  // "pid 1234 exited with status 0", "... was killed by signal 9"; for -p, "pid 1234 has exited".
+  std::string describe_exit() const;
 
  private:
   TargetProcess(pid_t pid, int pidfd, int gate_fd, int report_fd, bool owned);

@@ -102,7 +102,7 @@ class ElfReader {
   }
 
   // .symtab when the file has one, else .dynsym: each defined function, as (name, address, size,
-  // rank among aliases).
+  // rank among aliases, whether the symbol is an IFUNC resolver).
   template <typename Visit>
   static void for_each_function(Elf* elf, Visit&& visit) {
     GElf_Shdr header;
@@ -123,12 +123,12 @@ class ElfReader {
       name = name.substr(0, name.find('@'));
       int binding = GELF_ST_BIND(symbol.st_info);
       uint32_t rank = (binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2) + 4 * alias_rank(name);
-      visit(name, symbol.st_value, symbol.st_size, rank);
+      visit(name, symbol.st_value, symbol.st_size, rank, type == STT_GNU_IFUNC);
     }
   }
 
   static void read_functions(Elf* elf, ElfSymbols& symbols) {
-    for_each_function(elf, [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank) {
+    for_each_function(elf, [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank, bool) {
       if (size > 0)
         symbols.functions_.add_sized(address, size, name, 0, rank);
       else
@@ -144,10 +144,11 @@ class ElfReader {
     std::vector<lang::UserFunction> functions;
     if (!read_segments(main, layout)) return functions;
     std::vector<std::pair<uint32_t, lang::UserFunction>> ranked;
-    auto collect = [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank) {
+    auto collect = [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank, bool ifunc) {
       for (const ElfSymbols::Segment& segment : layout.segments_)
         if (address >= segment.vaddr && address - segment.vaddr < segment.filesz)
-          ranked.push_back({rank, {std::string(name), address, segment.offset + (address - segment.vaddr), size}});
+          ranked.push_back(
+              {rank, {std::string(name), address, segment.offset + (address - segment.vaddr), size, ifunc}});
     };
     std::unique_ptr<OpenElf> debug = has_symtab(main) ? nullptr : open_debug_file(main, path, debug_root, read_build_id(main));
     for_each_function(debug ? debug->get() : main, collect);

@@ -2,7 +2,8 @@
 # Usage: options.sh DSCHED   (needs root: the programs run)
 # Options that change the output, set each way DTrace allows: flowindent by -F, -x, #pragma D
 # option and setopt(); oformat by -x and #pragma D option; oformat=xml refused; an argument the
-# script never reads is an error unless argref says arguments may go unused.
+# script never reads is an error unless argref says arguments may go unused; aggpercpu by -x and
+# #pragma D option prints each CPU's value after the total, and JSON holds them under per-cpu.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -41,5 +42,27 @@ err=$("$dsched" -e -n 'BEGIN { trace($$1); exit(0); }' used unused 2>&1 >/dev/nu
 printf '#pragma D option argref\nBEGIN { exit(0); }\n' >"$dir/argref.d"
 "$dsched" -e -s "$dir/argref.d" unused || fail "#pragma D option argref: an unread argument was refused"
 "$dsched" -e -n 'BEGIN { trace($#); exit(0); }' a b || fail "\$# reads the arguments: they were refused as unread"
+
+# aggpercpu: profile-997 fires on every CPU; each CPU's count follows the total, one "[CPU n]" line
+# per CPU, and they add up to it; with JSON, per-cpu holds the same values.
+cpus=$(( $(sed "s/.*[-,]//" /sys/devices/system/cpu/possible) + 1 ))  # the CPUs per-CPU maps hold
+percpu='profile-997 { @ = count(); } tick-200ms { exit(0); }'
+printf '#pragma D option aggpercpu\n%s\n' "$percpu" >"$dir/percpu.d"
+for way in "-x aggpercpu -n" "-s"; do
+  if [ "$way" = -s ]; then out=$("$dsched" -q -s "$dir/percpu.d" 2>&1); else out=$("$dsched" -q -x aggpercpu -n "$percpu" 2>&1); fi
+  total=$(grep -E '^ +[0-9]+$' <<<"$out" | head -n 1 | tr -d ' ')
+  [ "$(grep -cE '^    \[CPU [0-9]+\] +[0-9]+$' <<<"$out")" -eq "$cpus" ] || fail "aggpercpu by $way: not one line per CPU: $out"
+  [ "$(grep -oE '^    \[CPU [0-9]+\]' <<<"$out" | grep -oE '[0-9]+' | tr '\n' ' ')" = "$(seq -s ' ' 0 $((cpus - 1))) " ] ||
+    fail "aggpercpu by $way: CPUs not in order: $out"
+  sum=$(grep -E '^    \[CPU' <<<"$out" | awk '{ s += $3 } END { print s + 0 }')
+  [ -n "$total" ] && [ "$total" -gt 0 ] && [ "$sum" -eq "$total" ] || fail "aggpercpu by $way: CPUs add up to $sum, total $total: $out"
+done
+out=$("$dsched" -q -x aggpercpu -x oformat=json -n "$percpu" 2>/dev/null)
+jq -e --argjson cpus "$cpus" 'select(.["aggregation-data"]) | .["aggregation-data"][0] |
+  (.["per-cpu"] | length) == $cpus and ([.["per-cpu"][].count] | add) == .count and .count > 0 and
+  ([.["per-cpu"][].cpu] == [range($cpus)])' <<<"$out" >/dev/null || fail "aggpercpu JSON: $out"
+out=$("$dsched" -q -x oformat=json -n "$percpu" 2>/dev/null)
+jq -e 'select(.["aggregation-data"]) | .["aggregation-data"][0] | has("per-cpu") | not' <<<"$out" >/dev/null ||
+  fail "JSON without aggpercpu holds per-cpu: $out"
 
 finish

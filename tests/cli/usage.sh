@@ -49,8 +49,9 @@ usage_error "invalid option -x =4k" -x =4k -n BEGIN
 usage_error "only one of -c and -p may be given" -c true -p 1 -n BEGIN
 # -x: an option is known, implemented and given a valid value, or refused before anything runs.
 usage_error "unrecognized option: frobnicate" -x frobnicate -n BEGIN
-usage_error "option aggpercpu is not supported" -x aggpercpu -n BEGIN
-usage_error "option bufpolicy=ring is not supported" -x bufpolicy=ring -n BEGIN
+usage_error "option agghist is not supported" -x agghist -n BEGIN
+usage_error "option temporal is not supported" -x temporal -n BEGIN
+usage_error "invalid value for option bufpolicy: wrap" -x bufpolicy=wrap -n BEGIN
 usage_error "invalid value for option bufsize: lots" -x bufsize=lots -n BEGIN
 usage_error "invalid value for option quiet: please" -x quiet=please -n BEGIN
 usage_error "option strsize requires a value" -x strsize -n BEGIN

@@ -150,6 +150,11 @@ TEST_CASE("a missing function, offset or process is an error that says where") {
   RunResult beyond = run_dsched({"-c", kCommand, "-n", "pid$target:a.out:dsched_add:fffff {}"});
   CHECK(beyond.status != 0);
   CHECK(beyond.err.find("is beyond the end of pid_program`dsched_add") != std::string::npos);
+  // glibc's strlen is an IFUNC on x86-64: its code runs once, at link time, to pick __strlen_*.
+  RunResult ifunc = run_dsched({"-c", kCommand, "-n", "pid$target:libc:strlen:entry {}"});
+  CHECK(ifunc.status != 0);
+  CHECK(ifunc.err.find("strlen is an IFUNC") != std::string::npos);
+  CHECK(ifunc.err.find("__strlen_sse2") != std::string::npos);
   CHECK(leftover_programs().empty());
 }
 
@@ -173,4 +178,19 @@ TEST_CASE("a pattern over the C library enables its functions and leaves the pro
   std::smatch calls;
   REQUIRE(std::regex_search(run.out, calls, std::regex("calls (\\d+)")));
   CHECK(std::stoi(calls[1]) > 0);
+}
+
+TEST_CASE("-v reports how the command ended; an interrupt ends the trace with nothing left attached") {
+  RunResult run = run_dsched({"-v", "-q", "-c", kProgram + " 1 0", "-n", "pid$target:a.out:dsched_add:entry {}"});
+  CHECK(run.status == 0);
+  CHECK(run.err.find("exited with status 0") != std::string::npos);
+
+  RunningDsched traced({"-q", "-c", kProgram + " 100000 20", "-n",
+                        "pid$target:a.out:dsched_add:entry { @ = count(); } tick-100ms { printf(\"ticking\\n\"); }"});
+  REQUIRE(traced.wait_for_output("ticking"));
+  traced.signal(SIGINT);
+  RunResult interrupted = traced.wait();
+  INFO(interrupted.err);
+  CHECK(interrupted.status == 0);
+  CHECK(leftover_programs().empty());
 }

@@ -254,6 +254,22 @@ TEST_CASE("pragmas set typed options") {
   CHECK(r.program->globals[0].type->size == 512);
 }
 
+TEST_CASE("every buffer policy is accepted") {
+  for (const char* policy : {"switch", "fill", "ring"}) {
+    CheckResult r = compile_text(std::string("#pragma D option bufpolicy=") + policy + "\nBEGIN {}");
+    INFO(r.error);
+    REQUIRE(r.program);
+    CHECK(r.program->options.text("bufpolicy") == policy);
+  }
+}
+
+TEST_CASE("aggpercpu is accepted by pragma") {
+  CheckResult r = compile_text("#pragma D option aggpercpu\nBEGIN {}");
+  INFO(r.error);
+  REQUIRE(r.program);
+  CHECK(r.program->options.flag("aggpercpu"));
+}
+
 TEST_CASE("-x options override pragmas; -w allows destructive actions") {
   FrontendOptions options;
   options.cli_options.set("strsize", {dsched::abi::OptionKind::Size, 64, "64"});
@@ -268,10 +284,12 @@ TEST_CASE("-x options override pragmas; -w allows destructive actions") {
 }
 
 TEST_CASE("options dsched does not implement are refused, never ignored") {
-  CHECK(error_of("#pragma D option bufpolicy=ring\nBEGIN {}") ==
-        "dsched: failed to compile script test.d: line 1: option bufpolicy=ring is not supported");
-  CHECK(error_of("#pragma D option aggpercpu\nBEGIN {}") ==
-        "dsched: failed to compile script test.d: line 1: option aggpercpu is not supported");
+  CHECK(error_of("#pragma D option temporal\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option temporal is not supported");
+  CHECK(error_of("#pragma D option bufpolicy=wrap\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option bufpolicy: wrap");
+  CHECK(error_of("#pragma D option agghist\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: option agghist is not supported");
   CHECK(error_of("#pragma D option nosuch=1\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: unrecognized option: nosuch");
   CHECK(error_of("#pragma D option quiet=please\nBEGIN {}") ==

@@ -255,3 +255,46 @@ TEST_CASE("a stack key prints as dt_print_stack does: a newline, then a frame a 
   RenderContext folded{&symbols, 14, true};
   CHECK(print_entries(aggs, {}, folded) == "sh;vmlinux`f32;vmlinux`f16 1\nsh;vmlinux`f64;0x300;vmlinux`f16 2\n");
 }
+
+TEST_CASE("aggpercpu: each CPU's value on its own line after the total, histograms whole") {
+  Aggregation c(spec(1, "count", {KeyComponent::string(8)}));
+  c.keep_per_cpu();
+  c.merge(KeyBuilder().string("a", 8).span(), std::vector<uint64_t>{3, 4});
+  c.merge(KeyBuilder().string("b", 8).span(), std::vector<uint64_t>{0, 1});
+  CHECK(print_one(c) == str_key("b") + num16("1") + "\n    [CPU 0]" + num16("0") + "\n    [CPU 1]" + num16("1") +
+                            "\n" + str_key("a") + num16("7") + "\n    [CPU 0]" + num16("3") + "\n    [CPU 1]" +
+                            num16("4") + "\n");
+  c.clear();
+  CHECK(print_one(c).find("[CPU 1]" + num16("4")) == std::string::npos);
+
+  Aggregation min(spec(2, "min"));
+  min.keep_per_cpu();
+  min.merge({}, std::vector<uint64_t>{uint64_t(-5), 1, 9, 1});
+  CHECK(print_one(min) == num16("-5") + "\n    [CPU 0]" + num16("-5") + "\n    [CPU 1]" + num16("9") + "\n");
+
+  Aggregation avg(spec(4, "avg"));  // a CPU where the key never fired averages nothing: 0
+  avg.keep_per_cpu();
+  avg.merge({}, std::vector<uint64_t>{10, 2, 0, 0});  // sum, count
+  CHECK(print_one(avg) == num16("5") + "\n    [CPU 0]" + num16("5") + "\n    [CPU 1]" + num16("0") + "\n");
+
+  Aggregation q(spec(3, "quantize"));
+  q.keep_per_cpu();
+  std::vector<uint64_t> two_cpus(2 * 127, 0);
+  two_cpus[dsched::test::bucket(q.spec(), 1)] = 2;
+  two_cpus[127 + dsched::test::bucket(q.spec(), 1)] = 1;
+  q.merge({}, two_cpus);
+  const std::string total = format_value(q.value(q.entries()[0].value));
+  const std::string cpu0 = format_value(q.value(q.entries()[0].per_cpu[0]));
+  const std::string cpu1 = format_value(q.value(q.entries()[0].per_cpu[1]));
+  CHECK(total.find(" 3        \n") != std::string::npos);
+  CHECK(cpu0.find(" 2        \n") != std::string::npos);
+  CHECK(cpu1.find(" 1        \n") != std::string::npos);
+  CHECK(print_one(q) == total + "\n    [CPU 0]" + cpu0 + "\n    [CPU 1]" + cpu1 + "\n");
+}
+
+TEST_CASE("without aggpercpu, nothing per CPU is kept") {
+  Aggregation c(spec(1, "count"));
+  c.merge({}, std::vector<uint64_t>{3, 4});
+  CHECK(c.entries()[0].per_cpu.empty());
+  CHECK(print_one(c) == num16("7") + "\n");
+}

@@ -163,3 +163,16 @@ TEST_CASE("strings that are not UTF-8 still make valid JSON") {
   });
   CHECK(lines(data)[0]["output"][0]["value"] == "bad\xEF\xBF\xBD");
 }
+
+TEST_CASE("aggpercpu: each entry holds each CPU's value under per-cpu") {
+  Options options;
+  Aggregation c(dsched::test::spec_of("count", {}, {KeyComponent::string(8)}, 0));
+  c.keep_per_cpu();
+  c.merge(KeyBuilder().string("a", 8).span(), std::vector<uint64_t>{3, 4});
+  const Aggregation* all[] = {&c};
+  auto [data, messages] = capture<JsonOutput>(options, [&](auto& o) { o.end_of_run(all); });
+  std::vector<json> objects = lines(data);
+  REQUIRE(objects.size() == 1);
+  CHECK(objects[0]["aggregation-data"][0] ==
+        json::parse(R"({"keys": ["a"], "count": 7, "per-cpu": [{"cpu": 0, "count": 3}, {"cpu": 1, "count": 4}]})"));
+}

@@ -19,6 +19,15 @@ expect() {
   [ "$(cat "$err")" = "$text" ] || fail "dsched $*: stderr is '$(head -c 300 "$err")', expected '$text'"
 }
 
+# wait_attached PID: waits (20 seconds at most) until the dsched run PID has attached its probes.
+wait_attached() {
+  for _ in $(seq 200); do
+    ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link' && return 0
+    sleep 0.1
+  done
+  fail "dsched never attached its probes"
+}
+
 # -s on what is not a script file: one line at once, exit 1.
 mkfifo "$work/fifo"
 expect 1 "dsched: failed to open $work: Is a directory" -e -s "$work"
@@ -77,6 +86,73 @@ lines=$(grep -c '^[0-9][0-9]*$' "$out")
 [ "$(grep -v '^[0-9][0-9]*$' "$out" | head -n 1)" = end ] || fail "bufpolicy=fill: END did not print after the records"
 tail -n 1 "$out" | grep -Eq '^ +[0-9]+$' || fail "bufpolicy=fill: no aggregation at the end"
 [ -s "$err" ] && fail "bufpolicy=fill: stderr: $(head -c 300 "$err")"
+
+# bufpolicy=ring: nothing prints while tracing; at the end each CPU's buffer prints the newest
+# records that fit in bufsize, oldest first, then END and the aggregations. tick-1ms fires on one
+# CPU, where a record of one integer takes 32 bytes: 1k holds at most 32 of them.
+"$dsched" -qn 'tick-1ms { printf("%d\n", i++); @ = count(); } END { printf("end\n"); }' \
+  -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
+ring=$!
+wait_attached $ring
+sleep 1
+[ -s "$out" ] && fail "bufpolicy=ring: printed while tracing: $(head -c 300 "$out")"
+kill -INT $ring
+wait $ring
+status=$?
+[ $status -eq 0 ] || fail "bufpolicy=ring: exit status $status: $(head -c 300 "$err")"
+lines=$(grep -c '^[0-9][0-9]*$' "$out")
+traced=$(tail -n 1 "$out" | tr -d ' ')
+[ "$lines" -gt 0 ] && [ "$lines" -le 32 ] || fail "bufpolicy=ring: $lines records kept in 1k"
+[ "$traced" -gt "$lines" ] || fail "bufpolicy=ring: $traced records traced, $lines kept: nothing was overwritten"
+[ "$(head -n "$lines" "$out")" = "$(seq $((traced - lines)) $((traced - 1)))" ] ||
+  fail "bufpolicy=ring: the records kept are not the newest, $((traced - lines))..$((traced - 1)): $(head -n 3 "$out")"
+[ "$(sed -n "$((lines + 1))p" "$out")" = end ] || fail "bufpolicy=ring: END did not print after the records"
+[ -s "$err" ] && fail "bufpolicy=ring: stderr: $(head -c 300 "$err")"
+# Each CPU has its own ring: profile-997 records on every CPU (each kept busy, as an idle CPU's
+# profile probe seldom fires); after Ctrl-C each CPU's newest records print together, oldest
+# first, and they end with the last firing the CPU counted. A record of two integers takes 40
+# bytes: 1k holds 25 of them per CPU.
+busy=()
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+  timeout 20 nice -n 19 taskset -c "$cpu" sh -c 'while :; do :; done' &
+  busy+=($!)
+done
+"$dsched" -qn 'profile-997 { printf("%d %d\n", cpu, n[cpu]++); @[cpu] = count(); }' \
+  -x bufpolicy=ring -b 1k >"$out" 2>"$err" &
+ring=$!
+wait_attached $ring
+sleep 1
+kill -INT $ring
+wait $ring
+status=$?
+kill "${busy[@]}"
+wait "${busy[@]}" 2>/dev/null
+[ $status -eq 0 ] || fail "bufpolicy=ring per CPU: exit status $status: $(head -c 300 "$err")"
+grep -E '^[0-9]+ [0-9]+$' "$out" >"$work/records"
+cpus_seen=$(cut -d' ' -f1 "$work/records" | uniq | wc -l)
+[ "$cpus_seen" -eq "$(nproc)" ] || fail "bufpolicy=ring per CPU: records of $cpus_seen CPUs, $(nproc) online"
+[ "$cpus_seen" -eq "$(cut -d' ' -f1 "$work/records" | sort -u | wc -l)" ] || fail "bufpolicy=ring per CPU: CPUs interleave: $(tr '\n' ' ' <"$work/records" | head -c 300)"
+for cpu in $(cut -d' ' -f1 "$work/records" | sort -u); do
+  mine=$(awk -v c="$cpu" '$1 == c { print $2 }' "$work/records")
+  kept=$(grep -c . <<<"$mine")
+  counted=$(awk -v c="$cpu" '/^ / && NF == 2 && $1 == c { print $2 }' "$out")  # the aggregation's line
+  [ "$kept" -le 25 ] || fail "bufpolicy=ring per CPU: CPU $cpu kept $kept records in 1k"
+  [ -n "$counted" ] && [ "$mine" = "$(seq $((counted - kept)) $((counted - 1)))" ] ||
+    fail "bufpolicy=ring per CPU: CPU $cpu kept $(tr '\n' ' ' <<<"$mine"), counted $counted"
+done
+[ -s "$err" ] && fail "bufpolicy=ring per CPU: stderr: $(head -c 300 "$err")"
+# exit() ends the run as it is traced; committed speculations are kept when commit() runs, after
+# the record of its clause; a discarded one never is; exit()'s status stays.
+timeout 30 "$dsched" -qn 'BEGIN { i = 0; } tick-1ms /i < 100/ { s = speculation(); speculate(s); printf("spec %d\n", i); }
+  tick-1ms /i < 100/ { printf("plain %d\n", i); } tick-1ms /i < 100 && i % 2 == 0/ { commit(s); }
+  tick-1ms /i < 100 && i % 2/ { discard(s); } tick-1ms /i < 100/ { i++; } tick-1ms /i == 100/ { exit(3); }' \
+  -x bufpolicy=ring -b 512 >"$out" 2>"$err"
+status=$?
+[ $status -eq 3 ] || fail "bufpolicy=ring with exit(3): exit status $status: $(head -c 300 "$err")"
+expected=$(for i in $(seq 0 99); do echo "plain $i"; [ $((i % 2)) -eq 0 ] && echo "spec $i"; done)
+kept=$(grep -c . "$out")
+[ "$kept" -gt 0 ] && [ "$kept" -le 16 ] || fail "bufpolicy=ring with speculations: $kept records kept in 512 bytes"
+[ "$(grep . "$out")" = "$(echo "$expected" | tail -n "$kept")" ] || fail "bufpolicy=ring with speculations: $(head -c 300 "$out")"
 
 # SIGTERM and SIGINT end a flooding run within a second, printing END's output and the aggregations.
 for signal in TERM INT; do
