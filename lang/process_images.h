@@ -32,10 +32,13 @@ struct SdtArgument {
   Kind kind = Kind::Constant;
   int size = 8;            // bytes, 1..8
   bool is_signed = false;
-  std::string base;        // the register (Register) or base register (Memory), as in pt_regs: "di", "bp", "ip"
+  std::string base;        // the register (Register) or base register (Memory), as the note or pt_regs
+                           // names it ("edi", "di", "rip"); empty: none
   std::string index;       // Memory: the index register, empty when none
   int scale = 1;           // Memory: the index's scale
   int64_t value = 0;       // Constant: the value; Memory: the displacement
+  std::string text;        // as the note writes it
+  std::string unreadable;  // non-empty: why the operand cannot be read correctly (using it is an error)
 };
 
 // A statically defined probe (.note.stapsdt).
@@ -44,6 +47,7 @@ struct SdtProbe {
   uint64_t file_offset = 0;       // the probe's instruction, as a file offset
   uint64_t semaphore_offset = 0;  // the is-enabled counter's file offset (uprobe ref_ctr); 0: none
   std::vector<SdtArgument> args;
+  std::string unsupported;  // non-empty: why the probe cannot be traced (its site is not in the file...)
 };
 
 class ProcessImages {

@@ -105,6 +105,18 @@ Value update(Lowering& l, const lang::Expr& target, BinaryOp op, const Value& op
   return {v, target.type};
 }
 
+// A probe's hook refuses an argument it cannot produce without knowing where the script asks for
+// it: the refusal is placed at the expression that does.
+template <typename Lower>
+Value placed_at(const lang::Expr& e, Lower&& lower) {
+  try {
+    return lower();
+  } catch (lang::CompileError& error) {
+    if (!error.has_location) error.loc = e.loc, error.has_location = true;
+    throw;
+  }
+}
+
 }  // namespace
 
 llvm::Value* Exprs::eval_int(const lang::Expr& e) {
@@ -124,8 +136,8 @@ Value Exprs::eval(const lang::Expr& e) {
     case ExprKind::IntLiteral: return {l_.ir.const64(static_cast<int64_t>(e.value)), e.type};
     case ExprKind::StringLiteral: return l_.strings.literal(e.text);
     case ExprKind::Variable: return l_.variables.load(e);
-    case ExprKind::Builtin: return e.variable->lower(l_, e);
-    case ExprKind::ProbeArg: return l_.firing.arg(e.id, e.type);
+    case ExprKind::Builtin: return placed_at(e, [&] { return e.variable->lower(l_, e); });
+    case ExprKind::ProbeArg: return placed_at(e, [&] { return l_.firing.arg(e.id, e.type); });
     case ExprKind::Unary: return unary(e);
     case ExprKind::IncDec: return incdec(e);
     case ExprKind::Binary: return binary(e);

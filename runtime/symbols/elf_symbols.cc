@@ -1,66 +1,15 @@
 #include "runtime/symbols/elf_symbols.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
+
+#include "runtime/symbols/elf_file.h"
 
 namespace dsched::symbols {
 namespace {
 
 constexpr uint32_t kNoteGnuBuildId = 3;  // NT_GNU_BUILD_ID
-
-// An open ELF handle and the descriptor or memory under it.
-class OpenElf {
- public:
-  explicit OpenElf(const std::string& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
-    check_kind();
-  }
-  explicit OpenElf(std::string& image) {
-    elf_ = elf_memory(image.data(), image.size());
-    check_kind();
-  }
-  ~OpenElf() {
-    if (elf_) elf_end(elf_);
-    if (fd_ >= 0) close(fd_);
-  }
-  OpenElf(const OpenElf&) = delete;
-  OpenElf& operator=(const OpenElf&) = delete;
-  Elf* get() const { return elf_; }
-
- private:
-  void check_kind() {
-    if (elf_ && elf_kind(elf_) != ELF_K_ELF) elf_end(elf_), elf_ = nullptr;
-  }
-  int fd_ = -1;
-  Elf* elf_ = nullptr;
-};
-
-void init_libelf() {
-  static const bool ready = elf_version(EV_CURRENT) != EV_NONE;
-  (void)ready;
-}
-
-std::string section_name(Elf* elf, const GElf_Shdr& header) {
-  size_t names = 0;
-  if (elf_getshdrstrndx(elf, &names) != 0) return {};
-  const char* name = elf_strptr(elf, names, header.sh_name);
-  return name ? name : "";
-}
-
-// The section of `type` (or named `name`), with its header, or null.
-Elf_Scn* find_section(Elf* elf, uint32_t type, std::string_view name, GElf_Shdr& header) {
-  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
-    if (!gelf_getshdr(section, &header)) continue;
-    if (name.empty() ? header.sh_type == type : section_name(elf, header) == name) return section;
-  }
-  return nullptr;
-}
 
 std::string hex(const unsigned char* bytes, size_t size) {
   static const char digits[] = "0123456789abcdef";
@@ -70,19 +19,12 @@ std::string hex(const unsigned char* bytes, size_t size) {
 }
 
 std::string read_build_id(Elf* elf) {
-  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
-    GElf_Shdr header;
-    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
-    Elf_Data* data = elf_getdata(section, nullptr);
-    GElf_Nhdr note;
-    size_t name_at = 0, desc_at = 0;
-    for (size_t at = 0; data && (at = gelf_getnote(data, at, &note, &name_at, &desc_at)) > 0;) {
-      const char* bytes = static_cast<const char*>(data->d_buf);
-      if (note.n_type == kNoteGnuBuildId && note.n_namesz == 4 && std::string_view(bytes + name_at, 3) == "GNU")
-        return hex(reinterpret_cast<const unsigned char*>(bytes + desc_at), note.n_descsz);
-    }
-  }
-  return {};
+  std::string id;
+  for_each_note(elf, "GNU", kNoteGnuBuildId, [&](const char* desc, size_t size) {
+    id = hex(reinterpret_cast<const unsigned char*>(desc), size);
+    return false;
+  });
+  return id;
 }
 
 // The file name .gnu_debuglink points to, or empty.
@@ -227,19 +169,16 @@ class ElfReader {
 
 std::shared_ptr<const ElfSymbols> ElfSymbols::read_file(const std::string& open_path, const std::string& path,
                                                         const std::string& debug_root) {
-  init_libelf();
   OpenElf elf(open_path);
   return elf.get() ? ElfReader::read(elf.get(), path, debug_root) : nullptr;
 }
 
 std::vector<lang::UserFunction> ElfSymbols::list_functions(const std::string& path, const std::string& debug_root) {
-  init_libelf();
   OpenElf elf(path);
   return elf.get() ? ElfReader::list_functions(elf.get(), path, debug_root) : std::vector<lang::UserFunction>{};
 }
 
 std::shared_ptr<const ElfSymbols> ElfSymbols::read_image(std::string image) {
-  init_libelf();
   OpenElf elf(image);
   return elf.get() ? ElfReader::read(elf.get(), {}, {}) : nullptr;
 }

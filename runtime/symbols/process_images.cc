@@ -12,6 +12,7 @@
 
 #include "runtime/symbols/elf_symbols.h"
 #include "runtime/symbols/process_maps.h"
+#include "runtime/symbols/sdt_notes.h"
 
 namespace dsched::symbols {
 namespace {
@@ -79,7 +80,9 @@ std::string ProcessImages::code(const lang::ProcessModule& module, const lang::U
 }
 
 const std::vector<lang::SdtProbe>& ProcessImages::sdt_probes(const lang::ProcessModule& module) {
-  return sdt_probes_[module.path];
+  auto [it, added] = sdt_probes_.try_emplace(module.path);
+  if (added) it->second = read_sdt_probes(module.path);
+  return it->second;
 }
 
 }  // namespace dsched::symbols

@@ -54,6 +54,14 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The lines of `text` that start with `prefix`.
+inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  for (const std::string& line : lines_of(text))
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  return found;
+}
+
 inline std::vector<Histogram> parse_histograms(const std::string& text) {
   static const std::regex header(R"(^\s+value\s+-+ Distribution -+ count\s*$)");
   static const std::regex row(R"(^\s*(<|>=)?\s*(-?\d+) \|[@ ]*\s+(\d+)\s*$)");

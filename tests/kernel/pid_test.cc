@@ -27,13 +27,6 @@ RunResult trace(const std::string& script, const std::string& command = kCommand
   return run;
 }
 
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> found;
-  for (const std::string& line : lines_of(text))
-    if (line.rfind(prefix, 0) == 0) found.push_back(line);
-  return found;
-}
-
 // The names of the probes `dsched -l -n description -c pid_program` lists.
 std::vector<std::string> listed_names(const std::string& description) {
   RunResult run = run_dsched({"-l", "-n", description, "-c", kProgram + " 1 0"});
