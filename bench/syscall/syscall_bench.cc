@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "runs_and_calls.h"
 
 using dsched::bench::ChildProcess;
 using dsched::bench::Clock;
@@ -80,18 +81,10 @@ bool sample(const Mode& mode, long calls, int zero, Samples& samples) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int runs = 5;
-  long calls = 1000000;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
-    else if (flag == "--calls") calls = std::max(1L, std::atol(argv[i + 1]));
-    else argc = -1;
-  }
-  if (argc < 0 || argc % 2 == 0) {
-    std::fprintf(stderr, "usage: syscall_bench [--runs R] [--calls N]\n");
-    return 2;
-  }
+  dsched::bench::RunsAndCalls flags;
+  if (!dsched::bench::parse_runs_and_calls(argc, argv, "syscall_bench", flags)) return 2;
+  const int runs = flags.runs;
+  const long calls = flags.calls;
   int zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
   if (zero < 0) {
     std::perror("/dev/zero");

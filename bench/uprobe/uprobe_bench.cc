@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "runs_and_calls.h"
 
 using dsched::bench::ChildProcess;
 using dsched::bench::Clock;
@@ -92,18 +93,10 @@ double attach_seconds(const std::vector<std::string>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int runs = 5;
-  long calls = 1000000;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
-    else if (flag == "--calls") calls = std::max(1L, std::atol(argv[i + 1]));
-    else argc = -1;
-  }
-  if (argc < 0 || argc % 2 == 0) {
-    std::fprintf(stderr, "usage: uprobe_bench [--runs R] [--calls N]\n");
-    return 2;
-  }
+  dsched::bench::RunsAndCalls flags;
+  if (!dsched::bench::parse_runs_and_calls(argc, argv, "uprobe_bench", flags)) return 2;
+  const int runs = flags.runs;
+  const long calls = flags.calls;
   std::vector<Tracer> tracers = call_tracers();
   if (system("command -v bpftrace >/dev/null 2>&1") != 0) {
     std::printf("bpftrace is not installed: its rows are skipped\n");
