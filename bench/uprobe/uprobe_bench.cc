@@ -71,8 +71,9 @@ double call_cost(const Tracer& tracer, long calls) {
   if (sum == 0) std::abort();
   if (child) {
     child->signal(SIGINT);
-    if (!child->finish(120).ok()) {
-      std::fprintf(stderr, "%s failed:\n%s\n", tracer.name, child->output().c_str());
+    dsched::bench::ChildExit exit = child->finish(120);
+    if (!exit.ok()) {
+      std::fprintf(stderr, "%s failed (%s):\n%s\n", tracer.name, exit.describe().c_str(), child->output().c_str());
       return -1;
     }
   }
