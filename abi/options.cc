@@ -37,7 +37,7 @@ constexpr OptionSpec kOptions[] = {
     {"dtypes", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"empty", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"encoding", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
-    {"errtags", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"errtags", K::Flag, P::Compile, 0},
     {"evaltime", K::Keyword, P::Compile, 0, "exec preinit postinit main", nullptr, kNo},
     {"incdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"iregs", K::Count, P::Compile, 0, nullptr, nullptr, kNo},

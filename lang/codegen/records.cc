@@ -70,7 +70,7 @@ void Records::end_clause(const lang::Clause& clause) {
     // A record the buffer can never hold would skip the clause forever: refuse it now.
     uint32_t ring = l_.maps.ring_bytes();
     if (layout().size + kRingRecordOverhead > ring)
-      lang::fail(clause.loc, "the clause for " + layout().probe_description + " records " +
+      lang::fail(clause.loc, lang::ErrTag::D_UNKNOWN, "the clause for " + layout().probe_description + " records " +
                                  std::to_string(layout().size) + " bytes, more than the output buffer holds (bufsize=" +
                                  std::to_string(ring) + "); raise bufsize");
     reserve_call_->setArgOperand(1, l_.ir.const64(layout().size));

@@ -33,7 +33,7 @@ TEST_CASE("global scalars hold integers and strings; undeclared and declared one
 }
 
 TEST_CASE("globals keep their values from one firing to the next") {
-  CHECK(quiet_output("tick-10ms { n++; total += n; last = probename; } "
+  CHECK(quiet_output("int total; tick-10ms { n++; total += n; last = probename; } "
                      "tick-10ms /n == 4/ { printf(\"%d %d %s\\n\", n, total, last); exit(0); }") ==
         "4 10 tick-10ms\n\n");
 }

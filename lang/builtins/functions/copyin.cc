@@ -57,7 +57,7 @@ class Copyin : public CopyFunction {
     codegen::Ir& ir = l.ir;
     // The size must be a constant to bound the copy.
     const Expr& size_expr = *call.operand(1);
-    if (size_expr.kind != ExprKind::IntLiteral) fail(size_expr.loc, "copyin() needs a constant size here");
+    if (size_expr.kind != ExprKind::IntLiteral) fail(size_expr.loc, ErrTag::D_PROTO_ARG, "copyin() needs a constant size here");
     uint64_t size = std::min<uint64_t>(size_expr.value, l.program.options.strsize());
     llvm::Value* buffer = l.firing.scratch(size + 1);
     ir.zero_bytes(buffer, (size + 8) & ~uint64_t(7));
