@@ -23,8 +23,6 @@ void Sema::run() {
   for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
   program_.stamp_records = options_.stamp_records;
   if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
-  if (program_.options.strsize() == 0 || program_.options.strsize() > (1 << 20))
-    throw CompileError({}, ErrTag::D_PRAGMA_OPTSET, "strsize must be between 1 and 1048576 bytes", false);
   types_.set_string_size(program_.options.strsize());
   for (TopItem* item : items_) {
     if (auto* c = std::get_if<ClauseSyntax>(item)) {
