@@ -7,6 +7,8 @@
 //   index(s, t [, start])      the first index of t in s from start on, or -1
 //   rindex(s, t [, start])     the last index of t in s at or before start, or -1
 //   toupper(s), tolower(s)     s with its ASCII letters in upper (lower) case
+#include <linux/bpf.h>
+
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
@@ -109,65 +111,76 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
-// An i1: whether s holds the `needle_length` bytes of `needle` from byte `start` on.
+// An i1: whether s holds the `needle_length` bytes of `needle` from byte `start` on. The byte
+// loop leaves at the first difference or at the needle's end.
 llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
                         llvm::Value* start) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  llvm::Value* mismatch = ir.stack_slot();
-  b.CreateStore(ir.const64(0), mismatch);
-  l.strings.loop(needle.capacity, ir.new_block("match.inner"), [&](llvm::Value* j) {
-    ir.when(b.CreateICmpULT(j, needle_length), [&] {
-      llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
-      ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
-    });
+  llvm::Value* matched = ir.stack_slot();
+  b.CreateStore(ir.const64(1), matched);
+  llvm::BasicBlock* done = ir.new_block("match.done");
+  l.strings.loop(needle.capacity, done, [&](llvm::Value* j) {
+    llvm::Value* past_needle = b.CreateICmpUGE(j, needle_length);
+    l.strings.leave_when(past_needle, matched, ir.const64(1), done);
+    llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
+    l.strings.leave_when(differs, matched, ir.const64(0), done);
   });
-  return b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0));
+  b.SetInsertPoint(done);
+  return b.CreateICmpNE(b.CreateLoad(ir.i64(), matched), ir.const64(0));
 }
 
 // The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
+// The positions are tried by a bpf_loop() callback, whose body the verifier checks once: a scan
+// written out in the program costs it a state per position and byte, more than it takes for a
+// long string or a string variable.
 llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to, bool last) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* length = l.strings.length(s);
   llvm::Value* needle_length = l.strings.length(needle);
-  llvm::Value* found = ir.stack_slot();
-  b.CreateStore(ir.const64(-1), found);
-  llvm::BasicBlock* done = ir.new_block("find.done");
-  l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-    llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
-    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, from), b.CreateICmpSLE(start, to));
-    llvm::Value* fits = b.CreateICmpULE(b.CreateAdd(start, needle_length), length);
-    llvm::Value* hit = b.CreateAnd(b.CreateAnd(in_range, fits), matches);
-    if (last)
-      ir.when(hit, [&] { b.CreateStore(start, found); });
-    else
-      l.strings.leave_when(hit, found, start, done);
+  // The callback's context, on this program's stack: the texts, the needle's length, the range
+  // of starts that fit, and the result.
+  enum Field : unsigned { kText, kNeedle, kNeedleLength, kFrom, kTo, kFound };
+  llvm::Type* i64 = ir.i64();
+  auto* context_type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64, i64});
+  llvm::Value* context = ir.entry_alloca(context_type);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(context_type, base, f); };
+  llvm::Value* last_fit = b.CreateSub(length, needle_length);
+  b.CreateStore(s.v, field(context, kText));
+  b.CreateStore(needle.v, field(context, kNeedle));
+  b.CreateStore(needle_length, field(context, kNeedleLength));
+  b.CreateStore(from, field(context, kFrom));
+  b.CreateStore(b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), field(context, kTo));
+  b.CreateStore(ir.const64(-1), field(context, kFound));
+  llvm::Function* callback = ir.module().declare_callback(last ? "find_last" : "find_first");
+  ir.in_subprogram(callback, [&] {
+    llvm::Value* start = b.CreatePtrToInt(callback->getArg(0), i64);
+    llvm::Value* c = callback->getArg(1);
+    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
+    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
+    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(i64, field(c, kFrom))),
+                                        b.CreateICmpSLE(start, b.CreateLoad(i64, field(c, kTo))));
+    llvm::Value* result = ir.stack_slot();
+    b.CreateStore(ir.const64(0), result);
+    ir.when(in_range, [&] {
+      ir.when(matches_at(l, text, pattern, b.CreateLoad(i64, field(c, kNeedleLength)), start), [&] {
+        b.CreateStore(start, field(c, kFound));
+        if (!last) b.CreateStore(ir.const64(1), result);  // the first match ends the loop
+      });
+    });
+    b.CreateRet(b.CreateLoad(i64, result));
   });
-  b.SetInsertPoint(done);
-  return b.CreateLoad(ir.i64(), found);
+  ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(s.capacity)), callback, context, ir.const64(0)});
+  return b.CreateLoad(i64, field(context, kFound));
 }
 
 class Strstr : public StringFunction {
  public:
   Strstr() : StringFunction("strstr", {2, 2}, "ss") {}
   Value lower(Lowering& l, const Expr& call) const override {
-    codegen::Ir& ir = l.ir;
-    auto& b = ir.b();
     Value s = text_arg(l, call, 0), needle = text_arg(l, call, 1);
-    llvm::Value* needle_length = l.strings.length(needle);
-    llvm::Value* found = ir.stack_slot();
-    b.CreateStore(ir.const64(-1), found);
-    llvm::BasicBlock* done = ir.new_block("strstr.done");
-    l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-      llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
-      llvm::Value* fits =
-          b.CreateICmpULE(b.CreateAdd(start, needle_length), ir.const64(static_cast<int64_t>(s.capacity)));
-      llvm::Value* hit = b.CreateAnd(fits, matches);
-      l.strings.leave_when(hit, found, start, done);
-    });
-    b.SetInsertPoint(done);
-    return suffix_from(l, s, b.CreateLoad(ir.i64(), found));
+    return suffix_from(l, s, find_text(l, s, needle, l.ir.const64(0), l.strings.length(s), false));
   }
 };
 
