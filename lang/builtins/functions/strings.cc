@@ -111,41 +111,68 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
-// An i1: whether s holds the `needle_length` bytes of `needle` from byte `start` on. The byte
-// loop leaves at the first difference or at the needle's end.
+// Runs body(i, context) for i = 0, 1 ... n - 1 in a bpf_loop() callback, until it returns 1 (an
+// i64); `context` is a struct of `type` on the caller's stack, which the callback reaches through
+// its pointer. The verifier checks a callback's body once, where a loop written out in the
+// program costs it a state per iteration.
+template <typename Body>
+void run_loop(Lowering& l, uint64_t n, llvm::StructType* type, llvm::Value* context, const char* name, Body body) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Function* callback = ir.module().declare_callback(name);
+  ir.in_subprogram(callback, [&] {
+    b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1)));
+  });
+  ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(n)), callback, context, ir.const64(0)});
+}
+
+// An i64 0/1: whether s holds the `needle_length` bytes of `needle` from byte `start` on, compared
+// in a loop of their own that stops at the needle's end or at the first difference.
 llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
                         llvm::Value* start) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  llvm::Value* matched = ir.stack_slot();
-  b.CreateStore(ir.const64(1), matched);
-  llvm::BasicBlock* done = ir.new_block("match.done");
-  l.strings.loop(needle.capacity, done, [&](llvm::Value* j) {
-    llvm::Value* past_needle = b.CreateICmpUGE(j, needle_length);
-    l.strings.leave_when(past_needle, matched, ir.const64(1), done);
-    llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
-    l.strings.leave_when(differs, matched, ir.const64(0), done);
+  enum Field : unsigned { kText, kNeedle, kNeedleLength, kStart, kMatched };
+  llvm::Type* i64 = ir.i64();
+  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64});
+  llvm::Value* context = ir.entry_alloca(type);
+  // The context lives only for this search: calls in one program share its stack space.
+  b.CreateLifetimeStart(context);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
+  b.CreateStore(s.v, field(context, kText));
+  b.CreateStore(needle.v, field(context, kNeedle));
+  b.CreateStore(needle_length, field(context, kNeedleLength));
+  b.CreateStore(start, field(context, kStart));
+  b.CreateStore(ir.const64(1), field(context, kMatched));
+  run_loop(l, needle.capacity, type, context, "match_at", [&](llvm::Value* j, llvm::Value* c) {
+    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
+    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
+    llvm::Value* at = b.CreateAdd(b.CreateLoad(i64, field(c, kStart)), j);
+    llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(text, at), l.strings.byte_at(pattern, j));
+    llvm::Value* past_needle = b.CreateICmpUGE(j, b.CreateLoad(i64, field(c, kNeedleLength)));
+    llvm::Value* mismatch = b.CreateAnd(b.CreateNot(past_needle), differs);
+    ir.when(mismatch, [&] { b.CreateStore(ir.const64(0), field(c, kMatched)); });
+    return ir.widen(b.CreateOr(past_needle, mismatch));
   });
-  b.SetInsertPoint(done);
-  return b.CreateICmpNE(b.CreateLoad(ir.i64(), matched), ir.const64(0));
+  llvm::Value* matched = b.CreateLoad(i64, field(context, kMatched));
+  b.CreateLifetimeEnd(context);
+  return matched;
 }
 
 // The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
-// The positions are tried by a bpf_loop() callback, whose body the verifier checks once: a scan
-// written out in the program costs it a state per position and byte, more than it takes for a
-// long string or a string variable.
 llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to, bool last) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* length = l.strings.length(s);
   llvm::Value* needle_length = l.strings.length(needle);
-  // The callback's context, on this program's stack: the texts, the needle's length, the range
-  // of starts that fit, and the result.
+  // The texts, the needle's length, the range of starts that fit, and the result.
   enum Field : unsigned { kText, kNeedle, kNeedleLength, kFrom, kTo, kFound };
   llvm::Type* i64 = ir.i64();
-  auto* context_type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64, i64});
-  llvm::Value* context = ir.entry_alloca(context_type);
-  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(context_type, base, f); };
+  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64, i64});
+  llvm::Value* context = ir.entry_alloca(type);
+  // The context lives only for this search: calls in one program share its stack space.
+  b.CreateLifetimeStart(context);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
   llvm::Value* last_fit = b.CreateSub(length, needle_length);
   b.CreateStore(s.v, field(context, kText));
   b.CreateStore(needle.v, field(context, kNeedle));
@@ -153,26 +180,25 @@ llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::V
   b.CreateStore(from, field(context, kFrom));
   b.CreateStore(b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), field(context, kTo));
   b.CreateStore(ir.const64(-1), field(context, kFound));
-  llvm::Function* callback = ir.module().declare_callback(last ? "find_last" : "find_first");
-  ir.in_subprogram(callback, [&] {
-    llvm::Value* start = b.CreatePtrToInt(callback->getArg(0), i64);
-    llvm::Value* c = callback->getArg(1);
+  run_loop(l, s.capacity, type, context, last ? "find_last" : "find_first", [&](llvm::Value* start, llvm::Value* c) {
     Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
     Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
     llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(i64, field(c, kFrom))),
                                         b.CreateICmpSLE(start, b.CreateLoad(i64, field(c, kTo))));
-    llvm::Value* result = ir.stack_slot();
-    b.CreateStore(ir.const64(0), result);
+    llvm::Value* stop = ir.stack_slot();
+    b.CreateStore(ir.const64(0), stop);
     ir.when(in_range, [&] {
-      ir.when(matches_at(l, text, pattern, b.CreateLoad(i64, field(c, kNeedleLength)), start), [&] {
+      llvm::Value* matched = matches_at(l, text, pattern, b.CreateLoad(i64, field(c, kNeedleLength)), start);
+      ir.when(ir.truth(matched), [&] {
         b.CreateStore(start, field(c, kFound));
-        if (!last) b.CreateStore(ir.const64(1), result);  // the first match ends the loop
+        if (!last) b.CreateStore(ir.const64(1), stop);  // the first match ends the loop
       });
     });
-    b.CreateRet(b.CreateLoad(i64, result));
+    return b.CreateLoad(i64, stop);
   });
-  ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(s.capacity)), callback, context, ir.const64(0)});
-  return b.CreateLoad(i64, field(context, kFound));
+  llvm::Value* found = b.CreateLoad(i64, field(context, kFound));
+  b.CreateLifetimeEnd(context);
+  return found;
 }
 
 class Strstr : public StringFunction {
