@@ -7,8 +7,6 @@
 //   index(s, t [, start])      the first index of t in s from start on, or -1
 //   rindex(s, t [, start])     the last index of t in s at or before start, or -1
 //   toupper(s), tolower(s)     s with its ASCII letters in upper (lower) case
-#include <linux/bpf.h>
-
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
@@ -111,21 +109,6 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
-// Runs body(i, context) for i = 0, 1 ... n - 1 in a bpf_loop() callback, until it returns 1 (an
-// i64); `context` is a struct of `type` on the caller's stack, which the callback reaches through
-// its pointer. The verifier checks a callback's body once, where a loop written out in the
-// program costs it a state per iteration.
-template <typename Body>
-void run_loop(Lowering& l, uint64_t n, llvm::StructType* type, llvm::Value* context, const char* name, Body body) {
-  codegen::Ir& ir = l.ir;
-  auto& b = ir.b();
-  llvm::Function* callback = ir.module().declare_callback(name);
-  ir.in_subprogram(callback, [&] {
-    b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1)));
-  });
-  ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(n)), callback, context, ir.const64(0)});
-}
-
 // An i64 0/1: whether s holds the `needle_length` bytes of `needle` from byte `start` on, compared
 // in a loop of their own that stops at the needle's end or at the first difference.
 llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
@@ -144,7 +127,7 @@ llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::
   b.CreateStore(needle_length, field(context, kNeedleLength));
   b.CreateStore(start, field(context, kStart));
   b.CreateStore(ir.const64(1), field(context, kMatched));
-  run_loop(l, needle.capacity, type, context, "match_at", [&](llvm::Value* j, llvm::Value* c) {
+  l.strings.callback_loop(needle.capacity, context, "match_at", [&](llvm::Value* j, llvm::Value* c) {
     Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
     Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
     llvm::Value* at = b.CreateAdd(b.CreateLoad(i64, field(c, kStart)), j);
@@ -180,7 +163,7 @@ llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::V
   b.CreateStore(from, field(context, kFrom));
   b.CreateStore(b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), field(context, kTo));
   b.CreateStore(ir.const64(-1), field(context, kFound));
-  run_loop(l, s.capacity, type, context, last ? "find_last" : "find_first", [&](llvm::Value* start, llvm::Value* c) {
+  l.strings.callback_loop(s.capacity, context, last ? "find_last" : "find_first", [&](llvm::Value* start, llvm::Value* c) {
     Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
     Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
     llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(i64, field(c, kFrom))),

@@ -7,3 +7,10 @@ BEGIN
 	trace(strstr(s, "o w"));
 	trace(index(strjoin(s, t), ""));
 }
+
+BEGIN
+{
+	p = "/a/./b//../..";
+	trace(cleanpath(p));
+	trace(cleanpath(strjoin(p, "/../x")));
+}
