@@ -175,12 +175,16 @@ class Cleanpath : public PathFunction {
       });
       return ir.widen(is(c, 0));  // the NUL ends the path
     });
-    b.CreateLifetimeEnd(context);
-    // The output may have been taken back: clear everything from its end on.
-    llvm::Value* end = b.CreateLoad(ir.i64(), ir.offset_ptr(scratch_words, 8));
-    l.strings.loop(size, ir.new_block("cleanpath.cleared"), [&](llvm::Value* k) {
-      ir.when(b.CreateICmpUGE(k, end), [&] { b.CreateStore(b.getInt8(0), b.CreateInBoundsGEP(ir.i8(), result.v, ir.bounded(k, size))); });
+    // The output may have been taken back: clear everything from its end (word 1) on.
+    l.strings.callback_loop(size, context, "cleanpath_clear", [&](llvm::Value* k, llvm::Value* shared) {
+      llvm::Value* out = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 1));
+      llvm::Value* words = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 2));
+      llvm::Value* end = b.CreateLoad(ir.i64(), ir.offset_ptr(words, 8));
+      ir.when(b.CreateICmpUGE(k, end),
+              [&] { b.CreateStore(b.getInt8(0), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(k, size))); });
+      return ir.const64(0);
     });
+    b.CreateLifetimeEnd(context);
     return result;
   }
 };
