@@ -37,7 +37,7 @@ constexpr OptionSpec kOptions[] = {
     {"dtypes", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"empty", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"encoding", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
-    {"errtags", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
+    {"errtags", K::Flag, P::Compile, 0},
     {"evaltime", K::Keyword, P::Compile, 0, "exec preinit postinit main", nullptr, kNo},
     {"incdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"iregs", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
@@ -82,7 +82,8 @@ constexpr OptionSpec kOptions[] = {
     {"specsize", K::Size, P::Run, 32 << 10},
     {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     {"statusrate", K::Rate, P::Run, 100000000},
-    {"strsize", K::Size, P::Run, 256},
+    {"strsize", K::Size, P::Run, 256, nullptr, nullptr, true, 1 << 20, "a string holds at most 1m",
+     2, "a string holds at least one character and its NUL"},
     {"temporal", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
     {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     // Dynamic run-time options: setopt() may change them while tracing.
@@ -243,6 +244,10 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
   }
   if (ok && spec->largest && out->number > spec->largest) {
     *error = "invalid value for option " + std::string(name) + ": " + *value + " (" + spec->largest_reason + ")";
+    return false;
+  }
+  if (ok && out->number < spec->smallest) {
+    *error = "invalid value for option " + std::string(name) + ": " + *value + " (" + spec->smallest_reason + ")";
     return false;
   }
   return ok || invalid();

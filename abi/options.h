@@ -34,6 +34,8 @@ struct OptionSpec {
   bool supported = true;        // false: refused with "option X is not supported"
   int64_t largest = 0;          // Size, Count: the largest value taken (0: any), and why no larger one
   const char* largest_reason = nullptr;
+  int64_t smallest = 0;         // Size, Count: the smallest value taken (0: any), and why no smaller one
+  const char* smallest_reason = nullptr;
 };
 
 struct OptionValue {

@@ -183,7 +183,7 @@ std::optional<ArgError> check_args(const Format& format, std::span<const ArgType
     for (int d = 0; d < dyn_count; ++d) {
       const bool is_width = conv->width_from_arg && d == 0;
       const std::string star = is_width ? "\"*\"" : "\".*\"";
-      if (next >= args.size()) return ArgError{missing_arg(function, *conv, star), 0};
+      if (next >= args.size()) return ArgError{missing_arg(function, *conv, star), 0, ArgError::Kind::DynamicMissing};
       const ArgType& a = args[next];
       const int number = first_number + int(next);
       if (a.kind != ArgType::Kind::Integer)
@@ -192,24 +192,24 @@ std::optional<ArgError> check_args(const Format& format, std::span<const ArgType
                             " prototype:\n\tconversion: % " + (is_width ? "*" : ".*") + " " +
                             length_text(conv->length) + conv->specifier + "\n\t prototype: int\n\t  argument: " +
                             a.display_name(),
-                        number};
+                        number, ArgError::Kind::DynamicType};
       ++next;
     }
     if (conv->aggregation) {
       if (!aggregation_value)
         return ArgError{"%@ conversion requires an aggregation and is not for use with " + std::string(function) +
                             "( )",
-                        0};
+                        0, ArgError::Kind::AggregationConversion};
       if (!arg_fits(*conv, *aggregation_value))
         return ArgError{std::string(function) + "( ) aggregating action is incompatible with conversion #" +
                             std::to_string(conv->number) + " prototype:\n\tconversion: %" +
                             length_text(conv->length) + conv->specifier + "\n\t prototype: " +
                             std::string(prototype_of(*conv)) + "\n\t  argument: " +
                             aggregation_value->display_name(),
-                        0};
+                        0, ArgError::Kind::AggregationConversion};
       continue;
     }
-    if (next >= args.size()) return ArgError{missing_arg(function, *conv, "value"), 0};
+    if (next >= args.size()) return ArgError{missing_arg(function, *conv, "value"), 0, ArgError::Kind::ValueMissing};
     const ArgType& a = args[next];
     const int number = first_number + int(next);
     if (!arg_fits(*conv, a))
@@ -219,7 +219,7 @@ std::optional<ArgError> check_args(const Format& format, std::span<const ArgType
   if (exact_count && next < args.size())
     return ArgError{std::string(function) + "( ) prototype mismatch: only " + std::to_string(next) +
                         " arguments required by this format string",
-                    first_number + int(next)};
+                    first_number + int(next), ArgError::Kind::Extra};
   return std::nullopt;
 }
 
@@ -279,13 +279,14 @@ std::string ArgType::display_name() const {
 
 std::optional<ArgError> check_printf_args(const Format& format, std::span<const ArgType> args,
                                           std::string_view function) {
-  if (format.pieces.empty()) return ArgError{std::string(function) + "( ) format string is empty", 1};
+  if (format.pieces.empty())
+    return ArgError{std::string(function) + "( ) format string is empty", 1, ArgError::Kind::EmptyFormat};
   return check_args(format, args, 2, function, std::nullopt, true, "argument");
 }
 
 std::optional<ArgError> check_printa_args(const Format& format, std::span<const ArgType> keys,
                                           bool value_is_unsigned) {
-  if (format.pieces.empty()) return ArgError{"printa( ) format string is empty", 1};
+  if (format.pieces.empty()) return ArgError{"printa( ) format string is empty", 1, ArgError::Kind::EmptyFormat};
   const ArgType value = ArgType::integer(8, !value_is_unsigned, value_is_unsigned ? "uint64_t" : "int64_t");
   auto err = check_args(format, keys, 1, "printa", value, false, "key");
   // Key problems belong to the aggregation argument (#2 of printa), not to a call argument.

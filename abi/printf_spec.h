@@ -73,10 +73,13 @@ struct ArgType {
 };
 
 struct ArgError {
+  // What is wrong, in the classes of DTrace's error tags (D_PRINTF_DYN_PROTO...).
+  enum class Kind { DynamicMissing, DynamicType, AggregationConversion, ValueMissing, ValueType, Extra, EmptyFormat };
   std::string message;
   // 1-based argument number of the offending argument in the call (the format is #1 for
   // printf, @aggregation... follow it for printa); 0 when the error is about the format itself.
   int argument = 0;
+  Kind kind = Kind::ValueType;
 };
 
 // Checks printf()-style arguments (everything after the format). `function` names the action

@@ -11,6 +11,9 @@
  */
 #pragma D option quiet
 
+/* Declared, as its first use adds to it. */
+self uint64_t blocked;
+
 sched:::off-cpu
 {
 	self->off = timestamp;

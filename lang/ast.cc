@@ -105,7 +105,7 @@ ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& repla
 ExprPtr ParseContext::node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands) {
   uint32_t depth = 1;
   for (const ExprPtr& operand : operands) depth = std::max(depth, operand->depth + 1);
-  if (depth > kMaxExpressionDepth) fail(loc, "expression nested too deeply");
+  if (depth > kMaxExpressionDepth) fail(loc, ErrTag::D_UNKNOWN, "expression nested too deeply");
   ExprPtr e = make_expr(kind, loc);
   e->operands = std::move(operands);
   e->depth = depth;

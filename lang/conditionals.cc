@@ -97,7 +97,7 @@ bool Sema::lower_conditionals() {
   Clause original = std::move(program_.clauses.back());
   program_.clauses.pop_back();
   if (const Stmt* s = nested_speculate(original.statements, false))
-    fail(s->loc, "speculate( ) cannot be used inside an if statement: speculate before it");
+    fail(s->loc, ErrTag::D_SPEC_SPEC, "speculate( ) cannot be used inside an if statement: speculate before it");
   const Type* int_type = types_.integer(4, true);
   auto new_guard = [&](SourceRange loc, const Type* type) {
     std::string name = "if." + std::to_string(program_.clause_locals.size());
@@ -111,7 +111,7 @@ bool Sema::lower_conditionals() {
   for (StmtPtr& stmt : original.statements) {
     after_if |= stmt->kind == StmtKind::If;
     if (!is_speculate(*stmt)) continue;
-    if (after_if) fail(stmt->loc, "speculate( ) must come before the if statements of its clause");
+    if (after_if) fail(stmt->loc, ErrTag::D_SPEC_SPEC, "speculate( ) must come before the if statements of its clause");
     ExprPtr& id = stmt->expr->operands[0];
     speculation = new_guard(id->loc, id->type);
     id = assign(*speculation, std::move(id), stmt->loc);

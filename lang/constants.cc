@@ -68,7 +68,7 @@ void Sema::fold(ExprPtr& e) {
         case BinaryOp::Mul: result = x * y; break;
         case BinaryOp::Div:
         case BinaryOp::Mod:
-          if (y == 0) fail(e->loc, "division by zero in a constant expression");
+          if (y == 0) fail(e->loc, ErrTag::D_DIV_ZERO, "division by zero in a constant expression");
           if (is_signed && sx == INT64_MIN && sy == -1) {
             result = op == BinaryOp::Div ? x : 0;
           } else if (op == BinaryOp::Div) {
@@ -81,7 +81,7 @@ void Sema::fold(ExprPtr& e) {
         case BinaryOp::Sub: result = x - y; break;
         case BinaryOp::Shl:
         case BinaryOp::Shr:
-          if (y >= 64) fail(e->loc, "shift count is out of range in a constant expression");
+          if (y >= 64) fail(e->loc, ErrTag::D_UNKNOWN, "shift count is out of range in a constant expression");
           // D shifts in 64-bit registers: past the operand's width (1 << 40, -1 << 63) the
           // result is the 64-bit value, typed as a 64-bit integer of the operand's signedness.
           if (y >= type->size * 8) type = types_.integer(8, type->is_signed);

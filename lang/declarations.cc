@@ -55,32 +55,34 @@ void Sema::declare_builtin_types() {
 void Sema::pragma(const PragmaSyntax& pragma) {
   std::vector<std::string> w = words(pragma.text);
   if (w.empty() || w[0] != "D") return;  // other pragmas are for other compilers
-  if (w.size() < 2) fail(pragma.loc, "#pragma D needs a directive");
+  if (w.size() < 2) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D needs a directive");
   if (w[1] == "option") {
     std::string setting;
     for (size_t i = 2; i < w.size(); ++i) setting += w[i];
-    if (setting.empty()) fail(pragma.loc, "#pragma D option needs an option name");
+    if (setting.empty()) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option needs an option name");
     size_t eq = setting.find('=');
     std::string name = setting.substr(0, eq);
     std::optional<std::string> value;
     if (eq != std::string::npos) value = setting.substr(eq + 1);
     abi::OptionValue parsed;
     std::string error;
-    if (!abi::parse_option(name, value, &parsed, &error)) fail(pragma.loc, error);
+    if (!abi::parse_option(name, value, &parsed, &error)) fail(pragma.loc, ErrTag::D_PRAGMA_OPTSET, error);
     // The preprocessor has run by the time a pragma is read: its settings come from -X or -x.
-    if (name == "stdc") fail(pragma.loc, "option stdc can only be set with -X or -x: the preprocessor has already run");
+    if (name == "stdc") fail(pragma.loc, ErrTag::D_PRAGMA_OPTSET, "option stdc can only be set with -X or -x: the preprocessor has already run");
+    // How errors print is decided before the program is read.
+    if (name == "errtags") fail(pragma.loc, ErrTag::D_PRAGMA_OPTSET, "option errtags can only be set with -x");
     program_.options.set(name, parsed);
     return;
   }
   if (w[1] == "depends_on") return depends_on(pragma, w);
   // Stability attributes and identification only describe the program.
   if (w[1] == "attributes" || w[1] == "binding" || w[1] == "ident") return;
-  fail(pragma.loc, "unknown D pragma: " + printable(w[1]));
+  fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "unknown D pragma: " + printable(w[1]));
 }
 
 // #pragma D depends_on provider|module|library NAME: the program cannot compile without it.
 void Sema::depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& w) {
-  if (w.size() != 4) fail(pragma.loc, "#pragma D depends_on needs a kind (provider, module, library) and a name");
+  if (w.size() != 4) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D depends_on needs a kind (provider, module, library) and a name");
   const std::string& kind = w[2];
   const std::string& name = w[3];
   bool met = false;
@@ -91,45 +93,45 @@ void Sema::depends_on(const PragmaSyntax& pragma, const std::vector<std::string>
   } else if (kind == "library") {
     for (const stdlib::Source& source : stdlib::sources()) met |= source.name == name;
   } else {
-    fail(pragma.loc, "#pragma D depends_on: unknown kind " + printable(kind) + " (provider, module or library)");
+    fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "#pragma D depends_on: unknown kind " + printable(kind) + " (provider, module or library)");
   }
-  if (!met) fail(pragma.loc, "the program depends on " + kind + " " + printable(name) + ", which is not available");
+  if (!met) fail(pragma.loc, ErrTag::D_PRAGMA_DEPEND, "the program depends on " + kind + " " + printable(name) + ", which is not available");
 }
 
 const Type* Sema::resolve_spec(const DeclSpec& spec) {
   bool has_modifiers = spec.signed_count || spec.unsigned_count || spec.short_count || spec.long_count;
   if (spec.signed_count && spec.unsigned_count)
-    fail(spec.loc, "both signed and unsigned in declaration specifiers");
+    fail(spec.loc, ErrTag::D_DECL_COMBO, "both signed and unsigned in declaration specifiers");
   if (spec.short_count > 1 || spec.long_count > 2 || (spec.short_count && spec.long_count))
-    fail(spec.loc, "invalid combination of type specifiers");
+    fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
   switch (spec.base) {
     case DeclSpec::Base::None:
     case DeclSpec::Base::Int: {
       if (spec.base == DeclSpec::Base::None && !has_modifiers)
-        fail(spec.loc, "declaration has no type");
+        fail(spec.loc, ErrTag::D_DECL_IDENT, "declaration has no type");
       uint64_t size = spec.short_count ? 2 : spec.long_count ? 8 : 4;
       return types_.integer(size, !spec.unsigned_count);
     }
     case DeclSpec::Base::Char:
-      if (spec.short_count || spec.long_count) fail(spec.loc, "invalid combination of type specifiers");
+      if (spec.short_count || spec.long_count) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
       return types_.integer(1, !spec.unsigned_count);
     default:
       break;
   }
-  if (has_modifiers) fail(spec.loc, "invalid combination of type specifiers");
+  if (has_modifiers) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
   switch (spec.base) {
     case DeclSpec::Base::Void: return types_.void_type();
     case DeclSpec::Base::Float:
-    case DeclSpec::Base::Double: fail(spec.loc, "floating-point types are not supported");
+    case DeclSpec::Base::Double: fail(spec.loc, ErrTag::D_DECL_COMBO, "floating-point types are not supported");
     case DeclSpec::Base::String: return types_.string_type();
     case DeclSpec::Base::Named: {
       auto it = typedefs_.find(spec.name);
-      if (it == typedefs_.end()) fail(spec.loc, "unknown type name " + spec.name);
+      if (it == typedefs_.end()) fail(spec.loc, ErrTag::D_TYPE_ERR, "unknown type name " + spec.name);
       return it->second;
     }
     case DeclSpec::Base::Record: return record_type(*spec.record);
     case DeclSpec::Base::Enum: return enum_type(*spec.enumeration);
-    default: fail(spec.loc, "invalid type");
+    default: fail(spec.loc, ErrTag::D_TYPE_ERR, "invalid type");
   }
 }
 
@@ -140,12 +142,12 @@ const Type* Sema::record_type(const RecordSpec& spec) {
     if (auto it = table.find(spec.tag); it != table.end()) return it->second;
     std::string error;
     const Type* kernel = types_.kernel_record(spec.kind, spec.tag, &error);
-    if (!error.empty()) fail(spec.loc, std::string("cannot resolve ") + keyword + " " + spec.tag + ": " + error);
-    if (!kernel) fail(spec.loc, std::string(keyword) + " " + spec.tag + " is not defined");
+    if (!error.empty()) fail(spec.loc, ErrTag::D_TYPE_ERR, std::string("cannot resolve ") + keyword + " " + spec.tag + ": " + error);
+    if (!kernel) fail(spec.loc, ErrTag::D_TYPE_ERR, std::string(keyword) + " " + spec.tag + " is not defined");
     return kernel;
   }
   if (!spec.tag.empty() && table.count(spec.tag))
-    fail(spec.loc, std::string(keyword) + " " + spec.tag + " is already defined");
+    fail(spec.loc, ErrTag::D_DECL_TYPERED, std::string(keyword) + " " + spec.tag + " is already defined");
   Type* record = types_.new_record(spec.kind, spec.tag);
   if (!spec.tag.empty()) table[spec.tag] = record;
   std::vector<Member> members;
@@ -155,20 +157,20 @@ const Type* Sema::record_type(const RecordSpec& spec) {
     const Declarator& d = field.declarator;
     const Type* type = resolve_declarator(resolve_spec(field.spec), d, nullptr);
     if (type->is_void() || (type->is_record() && !type->complete))
-      fail(d.loc, "member " + d.name + " has incomplete type");
+      fail(d.loc, ErrTag::D_DECL_INCOMPLETE, "member " + d.name + " has incomplete type");
     for (const Member& m : members)
-      if (!d.name.empty() && m.name == d.name) fail(d.loc, "duplicate member " + m.name);
+      if (!d.name.empty() && m.name == d.name) fail(d.loc, ErrTag::D_DECL_MNAME, "duplicate member " + m.name);
     uint64_t a = alignment_of(type);
     bool is_union = spec.kind == TypeKind::Union;
     if (field.bit_width) {
       // C's layout: a bit-field shares the storage unit of its type with its neighbours unless it
       // would cross the unit's end; width 0 closes the unit.
-      if (!type->is_integer()) fail(d.loc, "bit-field " + d.name + " must have an integer type");
+      if (!type->is_integer()) fail(d.loc, ErrTag::D_DECL_BFTYPE, "bit-field " + d.name + " must have an integer type");
       ExprPtr width_expr = clone(*field.bit_width);
-      int64_t width = constant_integer(width_expr, "a bit-field width");
+      int64_t width = constant_integer(width_expr, "a bit-field width", ErrTag::D_DECL_BFCONST);
       uint64_t unit = type->size * 8;
       if (width < 0 || uint64_t(width) > unit || (width == 0 && !d.name.empty()))
-        fail(d.loc, "bit-field width " + std::to_string(width) + " is invalid for " + type_name(type));
+        fail(d.loc, ErrTag::D_DECL_BFSIZE, "bit-field width " + std::to_string(width) + " is invalid for " + type_name(type));
       if (width == 0) {
         bit = round_up(bit, unit);
         continue;
@@ -195,17 +197,17 @@ const Type* Sema::record_type(const RecordSpec& spec) {
 const Type* Sema::enum_type(const EnumSpec& spec) {
   const Type* int_type = types_.integer(4, true);
   if (!spec.has_body) {
-    if (!enums_.count(spec.tag)) fail(spec.loc, "enum " + spec.tag + " is not defined");
+    if (!enums_.count(spec.tag)) fail(spec.loc, ErrTag::D_TYPE_ERR, "enum " + spec.tag + " is not defined");
     return int_type;
   }
   int64_t next = 0;
   for (const Enumerator& e : spec.enumerators) {
     if (e.value) {
       ExprPtr value = clone(*e.value);
-      next = constant_integer(value, "an enumerator value");
+      next = constant_integer(value, "an enumerator value", ErrTag::D_DECL_ENCONST);
     }
     if (enum_constants_.count(e.name) || inlines_.count(e.name))
-      fail(e.loc, "identifier " + e.name + " is already defined");
+      fail(e.loc, ErrTag::D_DECL_IDRED, "identifier " + e.name + " is already defined");
     enum_constants_[e.name] = {next, int_type};
     ++next;
   }
@@ -216,17 +218,17 @@ const Type* Sema::enum_type(const EnumSpec& spec) {
 const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
                                      std::vector<const Type*>* key_types) {
   // Limits keep types shallow: type names are printed and compared recursively.
-  if (d.pointer_depth > 16) fail(d.loc, "too many levels of pointers (at most 16)");
-  if (d.suffixes.size() > 8) fail(d.loc, "too many array dimensions (at most 8)");
+  if (d.pointer_depth > 16) fail(d.loc, ErrTag::D_UNKNOWN, "too many levels of pointers (at most 16)");
+  if (d.suffixes.size() > 8) fail(d.loc, ErrTag::D_UNKNOWN, "too many array dimensions (at most 8)");
   const Type* type = base;
   for (int i = 0; i < d.pointer_depth; ++i) type = types_.pointer_to(type);
   if (!d.suffixes.empty() && d.suffixes.back().function) {
     // A prototype: its parameter types must exist; D only names the function's type.
-    if (d.suffixes.size() != 1) fail(d.suffixes.back().loc, "invalid function declarator");
+    if (d.suffixes.size() != 1) fail(d.suffixes.back().loc, ErrTag::D_DECL_PROTO_TYPE, "invalid function declarator");
     const auto& parameters = d.suffixes.back().parameters;
     for (const TypeNamePtr& p : parameters) {
       const Type* t = resolve_type_name(*p);
-      if (t->is_void() && parameters.size() != 1) fail(p->loc, "void must be the only parameter");
+      if (t->is_void() && parameters.size() != 1) fail(p->loc, ErrTag::D_DECL_PROTO_VOID, "void must be the only parameter");
     }
     type = types_.function_type();
     return d.inner ? resolve_declarator(type, *d.inner, nullptr) : type;
@@ -234,21 +236,21 @@ const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
   for (const ArraySuffix& s : d.suffixes) {
     if (!s.key_types.empty()) {
       if (!key_types || d.suffixes.size() != 1)
-        fail(s.loc, "associative array keys are only allowed in a variable declaration");
+        fail(s.loc, ErrTag::D_DECL_DYNOBJ, "associative array keys are only allowed in a variable declaration");
       for (const TypeNamePtr& key : s.key_types) {
         const Type* k = resolve_type_name(*key);
         if (!k->is_scalar() && !k->is_string())
-          fail(key->loc, "associative array keys must be integers, pointers or strings");
+          fail(key->loc, ErrTag::D_KEY_TYPE, "associative array keys must be integers, pointers or strings");
         key_types->push_back(k);
       }
       return type;
     }
   }
   for (auto it = d.suffixes.rbegin(); it != d.suffixes.rend(); ++it) {
-    if (!it->size) fail(it->loc, "array dimension is missing");
+    if (!it->size) fail(it->loc, ErrTag::D_DECL_ARRNULL, "array dimension is missing");
     ExprPtr size = clone(*it->size);
-    int64_t count = constant_integer(size, "an array dimension");
-    if (count <= 0 || count > (1 << 20)) fail(it->loc, "array dimension must be between 1 and 1048576");
+    int64_t count = constant_integer(size, "an array dimension", ErrTag::D_DECL_ARRSUB);
+    if (count <= 0 || count > (1 << 20)) fail(it->loc, ErrTag::D_DECL_ARRBIG, "array dimension must be between 1 and 1048576");
     type = types_.array_of(type, uint64_t(count));
   }
   return d.inner ? resolve_declarator(type, *d.inner, key_types) : type;
@@ -287,16 +289,16 @@ const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
   } else if (auto it = typedefs_.find(base); it != typedefs_.end()) {
     type = it->second;
   } else {
-    fail(loc, "unknown type " + base);
+    fail(loc, ErrTag::D_TYPE_ERR, "unknown type " + base);
   }
   for (int i = 0; i < stars; ++i) type = types_.pointer_to(type);
   return type;
 }
 
-int64_t Sema::constant_integer(ExprPtr& e, const char* what) {
+int64_t Sema::constant_integer(ExprPtr& e, const char* what, ErrTag tag) {
   SourceRange loc = e->loc;
   check_value(e);
-  if (e->kind != ExprKind::IntLiteral) fail(loc, std::string(what) + " must be an integer constant");
+  if (e->kind != ExprKind::IntLiteral) fail(loc, tag, std::string(what) + " must be an integer constant");
   return int64_t(e->value);
 }
 
@@ -312,7 +314,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
       // A prototype declares a kernel or D function's type; D cannot call it, so it stops here.
       if (decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This ||
           decl.spec.storage == Storage::Inline)
-        fail(d.loc, "function " + d.name + " cannot be declared as a variable");
+        fail(d.loc, ErrTag::D_DECL_IDENT, "function " + d.name + " cannot be declared as a variable");
       continue;
     }
     switch (decl.spec.storage) {
@@ -320,21 +322,21 @@ void Sema::declaration(DeclarationSyntax& decl) {
         if (type->is_integer()) type = types_.named_integer(d.name, type->size, type->is_signed);
         if (auto it = typedefs_.find(d.name); it != typedefs_.end() && it->second != type &&
             type_name(it->second) != type_name(type))
-          fail(d.loc, "typedef " + d.name + " is already defined as " + type_name(it->second));
+          fail(d.loc, ErrTag::D_DECL_IDRED, "typedef " + d.name + " is already defined as " + type_name(it->second));
         typedefs_[d.name] = type;
         break;
       case Storage::Inline: {
         if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
-          fail(d.loc, "identifier " + d.name + " is already defined");
+          fail(d.loc, ErrTag::D_DECL_IDRED, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
         if (value->kind == ExprKind::Xlate && !value->type) {
           // A translated pointer (psinfo_t *): its input may only be valid in a clause, so it is
           // checked where name->member is read.
           const Type* target = resolve_type_name(*value->type_name);
           if (target != type)
-            fail(value->loc, "inline " + d.name + " is declared " + type_name(type) + " but its value is " +
+            fail(value->loc, ErrTag::D_OP_INCOMPAT, "inline " + d.name + " is declared " + type_name(type) + " but its value is " +
                                  type_name(target));
-          if (!target->is_pointer()) fail(value->loc, "an inline translation must be a pointer: xlate<" +
+          if (!target->is_pointer()) fail(value->loc, ErrTag::D_XLATE_SOU, "an inline translation must be a pointer: xlate<" +
                                                           type_name(target) + " *>()");
           inlines_[d.name] = InlineConstant{type, std::move(value), true};
           break;
@@ -348,12 +350,12 @@ void Sema::declaration(DeclarationSyntax& decl) {
         // A kernel variable: its name reads the kernel's memory at the symbol's address.
         if (find_variable(VarScope::Global, d.name) || inlines_.count(d.name) || enum_constants_.count(d.name) ||
             is_reserved_variable_name(d.name))
-          fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
+          fail(d.loc, ErrTag::D_DECL_IDRED, "cannot declare " + d.name + ": the name is already defined");
         if (type->is_void() || (type->is_record() && !type->complete))
-          fail(d.loc, "extern " + d.name + " has incomplete type " + type_name(type));
+          fail(d.loc, ErrTag::D_DECL_INCOMPLETE, "extern " + d.name + " has incomplete type " + type_name(type));
         std::string error;
         std::optional<KernelSymbol> symbol = kernel_symbol(d.name, &error);
-        if (!symbol) fail(d.loc, "extern " + d.name + ": " + error);
+        if (!symbol) fail(d.loc, ErrTag::D_IDENT_UNDEF, "extern " + d.name + ": " + error);
         externs_[d.name] = kernel_object(symbol->address, type, d.loc);
         break;
       }
@@ -365,11 +367,11 @@ void Sema::declaration(DeclarationSyntax& decl) {
                          : decl.spec.storage == Storage::This ? VarScope::ClauseLocal
                                                               : VarScope::Global;
         if (is_reserved_variable_name(d.name) || inlines_.count(d.name) || enum_constants_.count(d.name))
-          fail(d.loc, "cannot declare " + d.name + ": the name is already defined");
+          fail(d.loc, ErrTag::D_DECL_IDRED, "cannot declare " + d.name + ": the name is already defined");
         if (find_variable(scope, d.name))
-          fail(d.loc, "variable " + d.name + " is already declared");
+          fail(d.loc, ErrTag::D_DECL_IDRED, "variable " + d.name + " is already declared");
         if (scope == VarScope::ClauseLocal && !keys.empty())
-          fail(d.loc, "associative arrays may not be declared as local variables: " + d.name);
+          fail(d.loc, ErrTag::D_DECL_LOCASSC, "associative arrays may not be declared as local variables: " + d.name);
         add_variable(scope, d.name, storable(type, d.loc), std::move(keys), d.loc, true);
         break;
       }
@@ -381,20 +383,20 @@ void Sema::translator(TranslatorSyntax& syntax) {
   auto t = std::make_unique<Translator>();
   t->output = resolve_type_name(*syntax.output);
   if (!t->output->is_record() || t->output->btf_id)
-    fail(syntax.loc, "a translator's output must be a struct declared in D");
+    fail(syntax.loc, ErrTag::D_XLATE_SOU, "a translator's output must be a struct declared in D");
   t->input_syntax = syntax.input;
   t->input_name = syntax.input_name;
   t->loc = syntax.loc;
   for (const TranslatorMemberSyntax& member : syntax.members) {
     if (!t->output->find_member(member.name))
-      fail(member.loc, member.name + " is not a member of " + type_name(t->output));
+      fail(member.loc, ErrTag::D_XLATE_MEMB, member.name + " is not a member of " + type_name(t->output));
     if (!t->members.emplace(member.name, &member).second)
-      fail(member.loc, "translator member " + member.name + " is defined twice");
+      fail(member.loc, ErrTag::D_XLATE_MEMB, "translator member " + member.name + " is defined twice");
   }
   // As in DTrace, one translator per pair of types (inputs are resolved only for such pairs).
   for (auto& other : translators_)
     if (other->output == t->output && translator_input(*other) == translator_input(*t))
-      fail(syntax.loc, "translator from " + type_name(t->input) + " to " + type_name(t->output) +
+      fail(syntax.loc, ErrTag::D_XLATE_REDECL, "translator from " + type_name(t->input) + " to " + type_name(t->output) +
                            " has already been declared");
   translators_.push_back(std::move(t));
 }

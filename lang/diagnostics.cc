@@ -56,7 +56,17 @@ std::string printable(const std::string& text, size_t limit) {
   return out;
 }
 
-std::string format_error(const CompileError& error, const std::vector<SourceView>& sources) {
+const char* tag_name(ErrTag tag) {
+  static const char* const names[] = {
+      "",
+#define DSCHED_ERROR_TAG_NAME(name) #name,
+      DSCHED_ERROR_TAGS(DSCHED_ERROR_TAG_NAME)
+#undef DSCHED_ERROR_TAG_NAME
+  };
+  return names[static_cast<size_t>(tag)];
+}
+
+std::string format_error(const CompileError& error, const std::vector<SourceView>& sources, bool with_tag) {
   const SourcePos& pos = error.loc.begin;
   const SourceView* source = pos.file < sources.size() ? &sources[pos.file] : nullptr;
   // The user's text decides the first line's words, even when the error is in the library.
@@ -75,6 +85,7 @@ std::string format_error(const CompileError& error, const std::vector<SourceView
   } else {
     out = "dsched: failed to compile script " + first.display_name + ": ";
   }
+  if (with_tag && error.tag != ErrTag::None) out += "[" + std::string(tag_name(error.tag)) + "] ";
   if (error.has_location && source && !source->from_command_line && source == &first && origin_file.empty())
     out += "line " + std::to_string(origin_line) + ": ";
   out += error.what();

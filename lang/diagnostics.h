@@ -5,19 +5,21 @@
 #include <vector>
 
 #include "ast.h"
+#include "error_tags.h"
 #include "preprocess.h"
 
 namespace dsched::lang {
 
 struct CompileError : std::runtime_error {
-  CompileError(SourceRange where, const std::string& message, bool located = true)
-      : std::runtime_error(message), loc(where), has_location(located) {}
+  CompileError(SourceRange where, ErrTag error_tag, const std::string& message, bool located = true)
+      : std::runtime_error(message), loc(where), tag(error_tag), has_location(located) {}
   SourceRange loc;
+  ErrTag tag;  // DTrace's kind of error, printed with -x errtags
   bool has_location;
 };
 
-[[noreturn]] inline void fail(SourceRange where, const std::string& message) {
-  throw CompileError(where, message);
+[[noreturn]] inline void fail(SourceRange where, ErrTag tag, const std::string& message) {
+  throw CompileError(where, tag, message);
 }
 
 struct SourceView {
@@ -29,9 +31,10 @@ struct SourceView {
 };
 
 // DTrace's first line ("dsched: failed to compile script x.d: line 5: ..." or "dsched: invalid
-// probe specifier TEXT: ..."), then " --> x.d:5:3" and the source line with a caret.
+// probe specifier TEXT: ..."; with `with_tag`, the tag before the line: "[D_SYNTAX] line 5: ..."),
+// then " --> x.d:5:3" and the source line with a caret.
 // `sources` is indexed by SourcePos::file and holds at least one non-library source.
-std::string format_error(const CompileError& error, const std::vector<SourceView>& sources);
+std::string format_error(const CompileError& error, const std::vector<SourceView>& sources, bool with_tag = false);
 
 // Text quoted in a message: control and non-ASCII bytes escaped, long text shortened.
 std::string printable(const std::string& text, size_t limit = 60);

@@ -75,7 +75,7 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
       std::vector<std::string> cpp_args = options.cpp_args;
       for (std::string& flag : conformance_flags(options.cli_options.text("stdc"))) cpp_args.push_back(flag);
       if (!run_preprocessor(without_interpreter_line(sources.text(i)), cpp_args, &output, cpp_messages, &error))
-        throw CompileError({}, error, false);
+        throw CompileError({}, ErrTag::None, error, false);
       sources.set_preprocessed(i, strip_line_markers(output));
     }
     ParseContext ctx{types, typedef_names, trees[i]};
@@ -95,15 +95,15 @@ std::unique_ptr<Program> check_trees(std::vector<ParseTree>& trees, const Fronte
   return program;
 }
 
-// Runs `body`, turning what it throws into the rendered message.
+// Runs `body`, turning what it throws into the rendered message (with DTrace's tag under -x errtags).
 template <typename Body>
-std::string rendered_errors(const Sources& sources, Body body) {
+std::string rendered_errors(const Sources& sources, bool with_tags, Body body) {
   try {
     body();
   } catch (const CompileError& error) {
-    return format_error(error, sources.views());
+    return format_error(error, sources.views(), with_tags);
   } catch (const std::exception& error) {
-    return format_error(CompileError({}, std::string("internal compiler error: ") + error.what(), false),
+    return format_error(CompileError({}, ErrTag::None, std::string("internal compiler error: ") + error.what(), false),
                         sources.views());
   }
   return {};
@@ -119,7 +119,7 @@ void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendO
     return;
   }
   Sources sources(options.libraries, script_sources);
-  error = rendered_errors(sources, [&] {
+  error = rendered_errors(sources, options.cli_options.flag("errtags"), [&] {
     auto types = std::make_shared<TypeUniverse>(256);
     std::vector<ParseTree> trees = parse_all(sources, options, *types, &cpp_messages);
     then(trees, std::move(types), sources.library_count());
@@ -145,12 +145,12 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
         result.matched[clause.loc.begin.file - library_count] += clause.probes.size();
       for (const Probe* probe : clause.probes) {
         if (++clauses_of[probe] > kMaxClausesPerProbe)
-          fail(clause.loc, "more than " + std::to_string(kMaxClausesPerProbe) + " clauses for " +
+          fail(clause.loc, ErrTag::D_UNKNOWN, "more than " + std::to_string(kMaxClausesPerProbe) + " clauses for " +
                                probe->full_name() + ": they share one BPF program, where a " +
                                "branch reaches at most 32767 instructions");
         if (clauses_of[probe] == 1) result.probes.push_back(probe);
         if (result.probes.size() > options.max_probes)
-          fail(clause.loc, "more than " + std::to_string(options.max_probes) +
+          fail(clause.loc, ErrTag::D_UNKNOWN, "more than " + std::to_string(options.max_probes) +
                                " probes enabled; no more can be attached (" + options.max_probes_reason + ")");
       }
     }

@@ -117,7 +117,7 @@ bool Lexer::skip_space_and_comments() {
     if (limit_ - cursor_ >= 2 && cursor_[0] == '/' && cursor_[1] == '*') {
       const char* start = cursor_;
       const char* close = static_cast<const char*>(memmem(cursor_ + 2, limit_ - cursor_ - 2, "*/", 2));
-      if (!close) fail(range(start, start + 2), "unterminated comment");
+      if (!close) fail(range(start, start + 2), ErrTag::D_SYNTAX, "unterminated comment");
       cursor_ = close + 2;
       continue;
     }
@@ -150,7 +150,7 @@ Parser::symbol_type Lexer::top_token() {
       std::string line(start, cursor_);
       SourceRange loc = range(start, cursor_);
       if (line.starts_with("#pragma")) return Parser::make_PRAGMA(line.substr(7), loc);
-      fail(loc, "preprocessor directive " + printable(line, 30) +
+      fail(loc, ErrTag::D_PRAGCTL_INVAL, "preprocessor directive " + printable(line, 30) +
                     " needs the C preprocessor: run with -C");
     }
     switch (c) {
@@ -172,7 +172,7 @@ Parser::symbol_type Lexer::top_token() {
       ++cursor_;
       SourceRange loc = range(start, cursor_);
       if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
-        fail(loc, "invalid character " + printable(std::string(1, c)));
+        fail(loc, ErrTag::D_SYNTAX, "invalid character " + printable(std::string(1, c)));
       return Parser::symbol_type(int((unsigned char)c), loc);
     }
     while (cursor_ < limit_ && is_probe_char(*cursor_)) ++cursor_;
@@ -243,8 +243,8 @@ Parser::symbol_type Lexer::code_token() {
       return Parser::make_IDENT(std::string(quote, cursor_), loc());
     }
     integer { return number(start, loc()); }
-    [0-9] [a-zA-Z0-9_]* { fail(loc(), "invalid integer constant " + printable(std::string(start, cursor_))); }
-    [0-9]+ "." [0-9]* { fail(loc(), "floating-point constants are not supported"); }
+    [0-9] [a-zA-Z0-9_]* { fail(loc(), ErrTag::D_INT_DIGIT, "invalid integer constant " + printable(std::string(start, cursor_))); }
+    [0-9]+ "." [0-9]* { fail(loc(), ErrTag::D_SYNTAX, "floating-point constants are not supported"); }
     "@" ident { return Parser::make_AGG(std::string(start + 1, cursor_), loc()); }
     "@" { return Parser::make_AGG("", loc()); }
     "$" "$"? ([0-9]+ | ident) | "$#" { return Parser::make_MACRO(std::string(start, cursor_), loc()); }
@@ -274,7 +274,7 @@ Parser::symbol_type Lexer::code_token() {
     "^=" { return Parser::make_XOR_ASSIGN(loc()); }
     "|=" { return Parser::make_OR_ASSIGN(loc()); }
     [([] {
-      if (++nesting_ > kMaxNesting) fail(loc(), "expression nested too deeply");
+      if (++nesting_ > kMaxNesting) fail(loc(), ErrTag::D_UNKNOWN, "expression nested too deeply");
       return punctuation(*start, loc());
     }
     [)\]] {
@@ -289,7 +289,7 @@ Parser::symbol_type Lexer::code_token() {
       return punctuation('/', loc());
     }
     "{" {
-      if (++brace_depth_ > kMaxNesting) fail(loc(), "braces nested too deeply");
+      if (++brace_depth_ > kMaxNesting) fail(loc(), ErrTag::D_UNKNOWN, "braces nested too deeply");
       return punctuation('{', loc());
     }
     "}" {
@@ -301,8 +301,8 @@ Parser::symbol_type Lexer::code_token() {
       return punctuation(';', loc());
     }
     [-+*%<>=!~&|^?:,.] { return punctuation(*start, loc()); }
-    "#" { fail(loc(), "preprocessor directives are only allowed between clauses"); }
-    * { fail(loc(), "invalid character " + printable(std::string(start, cursor_))); }
+    "#" { fail(loc(), ErrTag::D_SYNTAX, "preprocessor directives are only allowed between clauses"); }
+    * { fail(loc(), ErrTag::D_SYNTAX, "invalid character " + printable(std::string(start, cursor_))); }
   */
 }
 
@@ -325,8 +325,8 @@ Parser::symbol_type Lexer::number(const char* start, SourceRange loc) {
   std::string suffix(p, cursor_);
   int u = 0, l = 0;
   for (char c : suffix) (c == 'u' || c == 'U') ? ++u : ++l;
-  if (u > 1 || l > 2) fail(loc, "invalid integer suffix " + suffix);
-  if (overflow) fail(loc, "integer constant " + std::string(start, cursor_) + " is too large");
+  if (u > 1 || l > 2) fail(loc, ErrTag::D_SYNTAX, "invalid integer suffix " + suffix);
+  if (overflow) fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + std::string(start, cursor_) + " is too large");
   uint64_t v = uint64_t(value);
   IntToken token;
   token.value = v;
@@ -351,7 +351,7 @@ Parser::symbol_type Lexer::number(const char* start, SourceRange loc) {
 
 int Lexer::escape(const char** cursor, SourceRange at) {
   const char* p = *cursor;  // just after the backslash
-  if (p >= limit_) fail(at, "unterminated escape sequence");
+  if (p >= limit_) fail(at, ErrTag::D_SYNTAX, "unterminated escape sequence");
   char c = *p++;
   int value;
   switch (c) {
@@ -371,17 +371,17 @@ int Lexer::escape(const char** cursor, SourceRange at) {
         ++p;
         ++digits;
       }
-      if (digits == 0) fail(at, "\\x used with no following hex digits");
+      if (digits == 0) fail(at, ErrTag::D_SYNTAX, "\\x used with no following hex digits");
       break;
     }
     default:
       if (c >= '0' && c <= '7') {
         value = c - '0';
         for (int i = 0; i < 2 && p < limit_ && *p >= '0' && *p <= '7'; ++i) value = value * 8 + (*p++ - '0');
-        if (value > 0xff) fail(at, "octal escape sequence out of range");
+        if (value > 0xff) fail(at, ErrTag::D_SYNTAX, "octal escape sequence out of range");
         break;
       }
-      fail(at, "invalid escape sequence \\" + printable(std::string(1, c)));
+      fail(at, ErrTag::D_SYNTAX, "invalid escape sequence \\" + printable(std::string(1, c)));
   }
   *cursor = p;
   return value;
@@ -391,7 +391,7 @@ Parser::symbol_type Lexer::string_literal(SourceRange start) {
   std::string value;
   const char* p = cursor_;
   for (;;) {
-    if (p >= limit_ || *p == '\n') fail(start, "unterminated string");
+    if (p >= limit_ || *p == '\n') fail(start, ErrTag::D_STR_NL, "unterminated string");
     char c = *p++;
     if (c == '"') break;
     if (c == '\\') {
@@ -409,15 +409,15 @@ Parser::symbol_type Lexer::char_literal(SourceRange start) {
   const char* p = cursor_;
   std::vector<int> chars;
   for (;;) {
-    if (p >= limit_ || *p == '\n') fail(start, "unterminated character constant");
+    if (p >= limit_ || *p == '\n') fail(start, ErrTag::D_CHR_NL, "unterminated character constant");
     char c = *p++;
     if (c == '\'') break;
     chars.push_back(c == '\\' ? escape(&p, range(p - 1, p)) : (unsigned char)c);
   }
   cursor_ = p;
   SourceRange loc = extend(start);
-  if (chars.empty()) fail(loc, "empty character constant");
-  if (chars.size() > 1) fail(loc, "multi-character constant");
+  if (chars.empty()) fail(loc, ErrTag::D_CHR_NULL, "empty character constant");
+  if (chars.size() > 1) fail(loc, ErrTag::D_CHR_OFLOW, "multi-character constant");
   IntToken token;
   token.value = uint64_t(int64_t(int8_t(chars[0])));
   token.size = 4;  // a character constant is an int, as in C

@@ -23,8 +23,6 @@ void Sema::run() {
   for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
   program_.stamp_records = options_.stamp_records;
   if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
-  if (program_.options.strsize() == 0 || program_.options.strsize() > (1 << 20))
-    throw CompileError({}, "strsize must be between 1 and 1048576 bytes", false);
   types_.set_string_size(program_.options.strsize());
   for (TopItem* item : items_) {
     if (auto* c = std::get_if<ClauseSyntax>(item)) {
@@ -44,7 +42,7 @@ void Sema::check_arguments_referenced() const {
   if (program_.options.flag("argref")) return;
   for (size_t i = 1; i < options_.macro_args.size(); ++i)
     if (i >= arguments_referenced_.size() || !arguments_referenced_[i])
-      throw CompileError({}, "extraneous argument '" + printable(options_.macro_args[i]) + "' ($" + std::to_string(i) +
+      throw CompileError({}, ErrTag::D_MACRO_UNUSED, "extraneous argument '" + printable(options_.macro_args[i]) + "' ($" + std::to_string(i) +
                                  " is not referenced)", false);
 }
 
@@ -93,7 +91,7 @@ std::string Sema::expand_macros_in_description(const ProbeDescText& desc) {
     size_t name_start = i;
     while (i < text.size() && (std::isalnum((unsigned char)text[i]) || text[i] == '_')) ++i;
     std::string name = text.substr(name_start, i - name_start);
-    if (name.empty()) fail(desc.loc, "invalid macro in probe description " + printable(text));
+    if (name.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, "invalid macro in probe description " + printable(text));
     ExprPtr macro = make_expr(ExprKind::MacroVar, desc.loc);
     macro->text = name;
     macro->string_macro = text[start + 1] == '$';
@@ -111,13 +109,13 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
     std::string why;
     std::vector<const Probe*> matched = catalog_.match(resolved.text, &why);
     if (matched.empty() && allow_zero_matches) continue;
-    if (matched.empty() && !why.empty()) fail(desc.loc, why);
+    if (matched.empty() && !why.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, why);
     if (matched.empty())
-      fail(desc.loc, "probe description " + printable(resolved.text) + " does not match any probes");
+      fail(desc.loc, ErrTag::D_PDESC_ZERO, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.
     for (const Probe* probe : matched)
       if (probe->unsupported.empty()) resolved.probes.push_back(probe);
-    if (resolved.probes.empty()) fail(desc.loc, matched[0]->unsupported);
+    if (resolved.probes.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, matched[0]->unsupported);
     for (const Probe* probe : resolved.probes)
       if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())
         clause.probes.push_back(probe);
@@ -153,8 +151,8 @@ void Sema::check_speculation_order(const Clause& clause) {
   bool recorded = false, speculating = false, committed = false;
   for (const StmtPtr& stmt : clause.statements) {
     if (stmt->kind == StmtKind::Aggregate) {
-      if (speculating) fail(stmt->loc, "aggregating actions may not follow speculate( )");
-      if (committed) fail(stmt->loc, "aggregating actions may not follow commit( )");
+      if (speculating) fail(stmt->loc, ErrTag::D_AGG_SPEC, "aggregating actions may not follow speculate( )");
+      if (committed) fail(stmt->loc, ErrTag::D_AGG_COMM, "aggregating actions may not follow commit( )");
       continue;
     }
     const Expr& e = *stmt->expr;
@@ -163,28 +161,28 @@ void Sema::check_speculation_order(const Clause& clause) {
     const Role role = e.function->speculation();
     switch (role) {
       case Role::Speculate:
-        if (speculating) fail(e.loc, "speculate( ) may not follow speculate( )");
-        if (recorded) fail(e.loc, "speculate( ) may not follow data-recording actions");
-        if (committed) fail(e.loc, "speculate( ) may not follow commit( )");
+        if (speculating) fail(e.loc, ErrTag::D_SPEC_SPEC, "speculate( ) may not follow speculate( )");
+        if (recorded) fail(e.loc, ErrTag::D_SPEC_DREC, "speculate( ) may not follow data-recording actions");
+        if (committed) fail(e.loc, ErrTag::D_SPEC_COMM, "speculate( ) may not follow commit( )");
         speculating = true;
         break;
       case Role::Commit:
-        if (committed) fail(e.loc, "commit( ) may not follow commit( )");
-        if (recorded) fail(e.loc, "commit( ) may not follow data-recording actions");
-        if (speculating) fail(e.loc, "commit( ) may not follow speculate( )");
+        if (committed) fail(e.loc, ErrTag::D_COMM_COMM, "commit( ) may not follow commit( )");
+        if (recorded) fail(e.loc, ErrTag::D_COMM_DREC, "commit( ) may not follow data-recording actions");
+        if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "commit( ) may not follow speculate( )");
         committed = true;
         break;
       case Role::Discard:
-        if (speculating) fail(e.loc, "discard( ) may not follow speculate( )");
+        if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "discard( ) may not follow speculate( )");
         break;
       case Role::Destructive:
-        if (speculating) fail(e.loc, "destructive actions may not follow speculate( )");
+        if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "destructive actions may not follow speculate( )");
         break;
       case Role::Exit:
       case Role::Data:
       case Role::None:
-        if (role == Role::Exit && speculating) fail(e.loc, "exit( ) may not follow speculate( )");
-        if (committed) fail(e.loc, "data-recording actions may not follow commit( )");
+        if (role == Role::Exit && speculating) fail(e.loc, ErrTag::D_EXIT_SPEC, "exit( ) may not follow speculate( )");
+        if (committed) fail(e.loc, ErrTag::D_DREC_COMM, "data-recording actions may not follow commit( )");
         if (!speculating) recorded = true;
         break;
     }

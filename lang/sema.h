@@ -11,6 +11,7 @@
 #include "abi/printf_spec.h"
 #include "lang/ast.h"
 #include "lang/checker.h"
+#include "lang/error_tags.h"
 #include "lang/frontend.h"
 #include "lang/program.h"
 
@@ -54,7 +55,7 @@ class Sema : public Checker {
   void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }
   void to_string(ExprPtr& e) override;
   int64_t constant(ExprPtr& e, std::string_view what) override {
-    return constant_integer(e, std::string(what).c_str());
+    return constant_integer(e, std::string(what).c_str(), ErrTag::D_PROTO_ARG);
   }
   const Aggregation& aggregation(Expr& reference) override;
   void format(Expr& call, size_t format_index, const Aggregation* printa_target) override;
@@ -74,7 +75,7 @@ class Sema : public Checker {
   const Type* parse_type_text(const std::string& text, SourceRange loc);
   const Type* record_type(const RecordSpec& spec);
   const Type* enum_type(const EnumSpec& spec);
-  int64_t constant_integer(ExprPtr& e, const char* what);
+  int64_t constant_integer(ExprPtr& e, const char* what, ErrTag tag);
 
   // ---- sema.cc ----
   void clause(ClauseSyntax& syntax);
@@ -114,6 +115,7 @@ class Sema : public Checker {
   void check_incdec(ExprPtr& e);
   void check_binary(ExprPtr& e);
   void check_assign(ExprPtr& e);
+  std::string new_variable_name(const Expr& target);
   void check_ternary(ExprPtr& e);
   void check_cast(ExprPtr& e);
   void check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_loc);
@@ -168,6 +170,7 @@ class Sema : public Checker {
   // check cannot depend on (a probe argument, a built-in variable): later uses copy them.
   std::map<std::tuple<const Translator*, std::string, const Type*>, ExprPtr> translated_;
   Clause* clause_ = nullptr;  // the clause being checked
+  std::string assigned_new_variable_;  // while checking the value of `x = value` that creates x
   std::vector<std::pair<std::string, const Expr*>> bindings_;  // translator inputs in scope
 };
 

@@ -19,15 +19,15 @@ std::string arity_text(Arity arity) {
 void check_arity(const std::string& name, Arity arity, size_t given, SourceRange where) {
   int n = int(given);
   if (n < arity.min || n > arity.max)
-    fail(where, name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
+    fail(where, ErrTag::D_PROTO_LEN, name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
 }
 
 }  // namespace
 
 const Aggregation& Sema::aggregation(Expr& e) {
-  if (e.kind != ExprKind::AggRef) fail(e.loc, "an aggregation (@name) is expected here");
+  if (e.kind != ExprKind::AggRef) fail(e.loc, ErrTag::D_PRINTA_AGGARG, "an aggregation (@name) is expected here");
   auto it = aggregation_index_.find(e.text);
-  if (it == aggregation_index_.end()) fail(e.loc, "aggregation @" + e.text + " is used before it is defined");
+  if (it == aggregation_index_.end()) fail(e.loc, ErrTag::D_PRINTA_AGGBAD, "aggregation @" + e.text + " is used before it is defined");
   e.id = it->second;
   e.type = types_.void_type();
   return program_.aggregations[size_t(e.id)];
@@ -49,7 +49,7 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
 void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_target) {
   Expr& format = *call.operands[format_index];
   printf_spec::ParseResult parsed = printf_spec::parse_format(format.text);
-  if (!parsed.ok()) fail(format.loc, parsed.error);
+  if (!parsed.ok()) fail(format.loc, ErrTag::D_PRINTF_ARG_FMT, parsed.error);
   std::optional<printf_spec::ArgError> error;
   if (printa_target) {
     std::vector<printf_spec::ArgType> keys;
@@ -61,7 +61,7 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
       if (call.operand(i)->type->is_array() && call.operand(i)->type->is_char_sequence())
         to_string(call.operands[i]);
       if (call.operand(i)->type->is_record() || call.operand(i)->type->is_array())
-        fail(call.operand(i)->loc, call.text + "() cannot format " + type_name(call.operand(i)->type));
+        fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE, call.text + "() cannot format " + type_name(call.operand(i)->type));
       args.push_back(format_arg_type(call.operand(i)->type));
     }
     error = printf_spec::check_printf_args(parsed.format, args, call.text);
@@ -71,7 +71,16 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
   // error->argument counts the call's arguments from 1, the format being the first.
   size_t index = format_index + size_t(error->argument) - 1;
   bool located = error->argument > 0 && index < call.operands.size();
-  fail(located ? call.operand(index)->loc : call.loc, error->message);
+  using Kind = printf_spec::ArgError::Kind;
+  static constexpr std::pair<Kind, ErrTag> tags[] = {
+      {Kind::DynamicMissing, ErrTag::D_PRINTF_DYN_PROTO}, {Kind::DynamicType, ErrTag::D_PRINTF_DYN_TYPE},
+      {Kind::AggregationConversion, ErrTag::D_PRINTF_AGG_CONV}, {Kind::ValueMissing, ErrTag::D_PRINTF_ARG_PROTO},
+      {Kind::ValueType, ErrTag::D_PRINTF_ARG_TYPE}, {Kind::Extra, ErrTag::D_PRINTF_ARG_EXTRA},
+      {Kind::EmptyFormat, ErrTag::D_PRINTF_FMT_EMPTY}};
+  ErrTag tag = ErrTag::D_PRINTF_ARG_TYPE;
+  for (auto [kind, kind_tag] : tags)
+    if (kind == error->kind) tag = kind_tag;
+  fail(located ? call.operand(index)->loc : call.loc, tag, error->message);
 }
 
 // %A names a user-space address, which means nothing without its process: the argument becomes
@@ -97,12 +106,12 @@ void Sema::check_call(ExprPtr& e) {
   const Function* function = find_function(name);
   if (!function) {
     if (find_aggregating_function(name))
-      fail(e->loc, name + "() is an aggregating function: use it as @name[keys] = " + name + "(...)");
-    fail(e->loc, "unknown function " + printable(name) + "()");
+      fail(e->loc, ErrTag::D_FUNC_IDKIND, name + "() is an aggregating function: use it as @name[keys] = " + name + "(...)");
+    fail(e->loc, ErrTag::D_FUNC_UNDEF, "unknown function " + printable(name) + "()");
   }
   check_arity(name, function->arity(), e->operands.size(), e->loc);
   if (function->destructive() && !program_.options.destructive())
-    fail(e->loc, name + "() is a destructive action: run with -w or #pragma D option destructive");
+    fail(e->loc, ErrTag::None, name + "() is a destructive action: run with -w or #pragma D option destructive");
   e->function = function;
   function->check(*this, e);
 }
@@ -111,8 +120,8 @@ void Sema::check_aggregation(Stmt& stmt) {
   const std::string& fname = stmt.func_text;
   const AggregatingFunction* function = find_aggregating_function(fname);
   if (!function) {
-    if (find_function(fname)) fail(stmt.func_loc, fname + "() is not an aggregating function");
-    fail(stmt.func_loc, "unknown aggregating function " + printable(fname) + "()");
+    if (find_function(fname)) fail(stmt.func_loc, ErrTag::D_AGG_FUNC, fname + "() is not an aggregating function");
+    fail(stmt.func_loc, ErrTag::D_FUNC_UNDEF, "unknown aggregating function " + printable(fname) + "()");
   }
   Arity arity = function->arity();
   if (function->takes_increment()) ++arity.max;
@@ -123,7 +132,7 @@ void Sema::check_aggregation(Stmt& stmt) {
     stmt.args.pop_back();
     check_value(stmt.increment);
     if (!stmt.increment->type->is_integer())
-      fail(stmt.increment->loc, "the increment of " + fname + "() must be an integer, not " +
+      fail(stmt.increment->loc, ErrTag::D_AGG_SCALAR, "the increment of " + fname + "() must be an integer, not " +
                                     type_name(stmt.increment->type));
   }
   size_t n = stmt.args.size();
@@ -132,11 +141,11 @@ void Sema::check_aggregation(Stmt& stmt) {
     check_value(stmt.args[0]);
     arg_type = stmt.args[0]->type;
     if (!arg_type->is_integer())
-      fail(stmt.args[0]->loc, "the value of " + fname + "() must be an integer, not " + type_name(arg_type));
+      fail(stmt.args[0]->loc, ErrTag::D_AGG_SCALAR, "the value of " + fname + "() must be an integer, not " + type_name(arg_type));
   }
   std::vector<int64_t> params;
   for (size_t i = function->takes_value() ? 1 : 0; i < n; ++i)
-    params.push_back(constant_integer(stmt.args[i], (fname + "() parameter").c_str()));
+    params.push_back(constant_integer(stmt.args[i], (fname + "() parameter").c_str(), ErrTag::D_LQUANT_BASETYPE));
   function->check_params(params, stmt.func_loc);
 
   std::vector<const Type*> keys;
@@ -162,17 +171,17 @@ void Sema::check_aggregation(Stmt& stmt) {
   } else {
     const Aggregation& agg = program_.aggregations[it->second];
     if (agg.function != function)
-      fail(stmt.func_loc, shown + " is a " + std::string(agg.function->name()) + "() aggregation and cannot also use " +
+      fail(stmt.func_loc, ErrTag::D_AGG_REDEF, shown + " is a " + std::string(agg.function->name()) + "() aggregation and cannot also use " +
                               fname + "()");
-    if (agg.params != params) fail(stmt.func_loc, shown + ": " + fname + "() parameters differ from an earlier use");
+    if (agg.params != params) fail(stmt.func_loc, ErrTag::D_AGG_REDEF, shown + ": " + fname + "() parameters differ from an earlier use");
     if (agg.key_types.size() != keys.size())
-      fail(stmt.loc, shown + " has " + std::to_string(agg.key_types.size()) + " key(s) elsewhere but " +
+      fail(stmt.loc, ErrTag::D_PROTO_LEN, shown + " has " + std::to_string(agg.key_types.size()) + " key(s) elsewhere but " +
                          std::to_string(keys.size()) + " here");
     for (size_t i = 0; i < keys.size(); ++i) {
       const Type* want = agg.key_types[i];
       bool same_kind = want->kind == keys[i]->kind || (want->is_scalar() && keys[i]->is_scalar());
       if (!same_kind)
-        fail(stmt.keys[i]->loc, shown + ": key #" + std::to_string(i + 1) + " is " + type_name(keys[i]) +
+        fail(stmt.keys[i]->loc, ErrTag::D_PROTO_ARG, shown + ": key #" + std::to_string(i + 1) + " is " + type_name(keys[i]) +
                                     " here but " + type_name(want) + " elsewhere");
     }
   }

@@ -18,6 +18,12 @@ const char* scope_prefix(VarScope scope) {
   return scope == VarScope::ThreadLocal ? "self->" : scope == VarScope::ClauseLocal ? "this->" : "";
 }
 
+// DTrace checks clauses in program order: a variable read before any assignment or declaration
+// names no variable yet (++ and -- are the exception: they create an int64_t, which reads 0).
+[[noreturn]] void not_yet_assigned(SourceRange where, const std::string& shown_name) {
+  fail(where, ErrTag::D_VAR_UNDEF, shown_name + " has not yet been declared or assigned");
+}
+
 bool is_bound(const std::vector<std::pair<std::string, const Expr*>>& bindings,
               const std::string& name) {
   for (const auto& b : bindings)
@@ -45,22 +51,22 @@ void Sema::to_string(ExprPtr& e) {
 void Sema::check_value(ExprPtr& e) {
   check(e);
   if (e->type->is_void()) {
-    if (e->kind == ExprKind::Call) fail(e->loc, e->text + "() does not return a value");
-    fail(e->loc, "expression has no value");
+    if (e->kind == ExprKind::Call) fail(e->loc, ErrTag::D_TYPE_ERR, e->text + "() does not return a value");
+    fail(e->loc, ErrTag::D_TYPE_ERR, "expression has no value");
   }
 }
 
 void Sema::check_scalar(ExprPtr& e, const char* context) {
   check_value(e);
   if (!e->type->is_scalar())
-    fail(e->loc, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
+    fail(e->loc, ErrTag::D_OP_SCALAR, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
 }
 
 void Sema::check_string(ExprPtr& e, const char* context) {
   check_value(e);
   if (e->type->is_char_sequence()) to_string(e);
   if (!e->type->is_string())
-    fail(e->loc, std::string(context) + " must be a string, not " + describe(e->type));
+    fail(e->loc, ErrTag::D_PROTO_ARG, std::string(context) + " must be a string, not " + describe(e->type));
 }
 
 // DTrace's limit on the keys of an associative array or aggregation.
@@ -68,13 +74,13 @@ constexpr size_t kMaxTupleKeys = 10;
 
 void Sema::check_key_count(size_t count, SourceRange where) {
   if (count > kMaxTupleKeys)
-    fail(where, "too many keys: a tuple has at most " + std::to_string(kMaxTupleKeys) + ", here " + std::to_string(count));
+    fail(where, ErrTag::D_UNKNOWN, "too many keys: a tuple has at most " + std::to_string(kMaxTupleKeys) + ", here " + std::to_string(count));
 }
 
 // Pointer arithmetic steps by the size of what the pointer points to, which void has not.
 void Sema::check_pointer_step(const Type* pointer, SourceRange where) {
   if (pointer->is_pointer() && pointer->target->size == 0)
-    fail(where, "arithmetic on " + describe(pointer) + ": what it points to has no size");
+    fail(where, ErrTag::D_OP_VFPTR, "arithmetic on " + describe(pointer) + ": what it points to has no size");
 }
 
 // Stacks and symbols exist only in records and aggregation keys, where user space names them.
@@ -87,7 +93,7 @@ void Sema::check_key(ExprPtr& e) {
   check_value(e);
   if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
   if (!e->type->is_scalar() && !e->type->is_string() && !e->type->is_address())
-    fail(e->loc, describe(e->type) + " cannot be used as a key");
+    fail(e->loc, ErrTag::D_KEY_TYPE, describe(e->type) + " cannot be used as a key");
 }
 
 const Type* Sema::storable(const Type* type, SourceRange loc) {
@@ -98,14 +104,14 @@ const Type* Sema::storable(const Type* type, SourceRange loc) {
       [[fallthrough]];
     case TypeKind::Struct: case TypeKind::Union:
       if (!type->size || (type->is_record() && !type->complete))
-        fail(loc, describe(type) + " is an incomplete type and cannot be stored in a D variable");
+        fail(loc, ErrTag::D_DECL_INCOMPLETE, describe(type) + " is an incomplete type and cannot be stored in a D variable");
       if (type->size > kMaxStoredObject)
-        fail(loc, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
+        fail(loc, ErrTag::D_UNKNOWN, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
                       std::to_string(kMaxStoredObject) + " bytes)");
       return type;
-    case TypeKind::Stack: case TypeKind::Symbol: fail(loc, address_misuse(type));
-    case TypeKind::Void: fail(loc, "expression has no value");
-    default: fail(loc, describe(type) + " cannot be stored in a D variable");
+    case TypeKind::Stack: case TypeKind::Symbol: fail(loc, ErrTag::D_OP_ACT, address_misuse(type));
+    case TypeKind::Void: fail(loc, ErrTag::D_DECL_VOIDOBJ, "expression has no value");
+    default: fail(loc, ErrTag::D_OP_INCOMPAT, describe(type) + " cannot be stored in a D variable");
   }
 }
 
@@ -124,12 +130,12 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
   if (target->is_string()) {
     if (from->is_char_sequence()) to_string(value);
     if (!value->type->is_string())
-      fail(loc, "cannot assign " + describe(from) + " to a string variable");
+      fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to a string variable");
     return;
   }
   if (target->is_scalar()) {
     if (!from->is_scalar())
-      fail(loc, "cannot assign " + describe(from) + " to " + describe(target));
+      fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to " + describe(target));
     if (from != target && (from->size != target->size || from->is_signed != target->is_signed ||
                            from->kind != target->kind)) {
       value = wrap(ExprKind::Cast, std::move(value), target);
@@ -140,13 +146,13 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
   // Structs are copied whole; storing 0 clears one (and frees a dynamic one). D assigns arrays
   // element by element only.
   if (target->is_array() || from->is_array())
-    fail(loc, "an array (" + describe(target->is_array() ? target : from) +
+    fail(loc, ErrTag::D_OP_ARRFUN, "an array (" + describe(target->is_array() ? target : from) +
                   ") cannot be assigned as a whole: assign its elements");
   if (target->is_record()) {
     if (same_object_type(target, from)) return;
     if (value->kind == ExprKind::IntLiteral && value->value == 0) return;
   }
-  fail(loc, "cannot assign " + describe(from) + " to " + describe(target));
+  fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to " + describe(target));
 }
 
 void Sema::check(ExprPtr& e) {
@@ -160,9 +166,9 @@ void Sema::check(ExprPtr& e) {
       if (e->type) return;  // already resolved (a substituted inline)
       Variable* v = find_variable(e->scope, e->text);
       if (!v)
-        fail(e->loc, std::string(scope_prefix(e->scope)) + e->text + " is used before any assignment");
+        not_yet_assigned(e->loc, std::string(scope_prefix(e->scope)) + e->text);
       if (!v->key_types.empty())
-        fail(e->loc, std::string(scope_prefix(e->scope)) + e->text + " is an associative array: it must be indexed");
+        fail(e->loc, ErrTag::D_IDENT_BADREF, std::string(scope_prefix(e->scope)) + e->text + " is an associative array: it must be indexed");
       e->id = v->id;
       e->type = v->type;
       return;
@@ -177,7 +183,7 @@ void Sema::check(ExprPtr& e) {
     case ExprKind::Cast: check_cast(e); return;
     case ExprKind::Call: check_call(e); return;
     case ExprKind::AggRef:
-      fail(e->loc, "aggregation @" + e->text +
+      fail(e->loc, ErrTag::D_IDENT_BADREF, "aggregation @" + e->text +
                        " can only be an argument of printa(), normalize(), denormalize(), "
                        "trunc() or clear()");
     case ExprKind::SizeofType:
@@ -193,16 +199,16 @@ void Sema::check(ExprPtr& e) {
         t = e->operand(0)->type;
       }
       if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function)
-        fail(e->loc, "sizeof cannot be applied to " + describe(t));
+        fail(e->loc, ErrTag::D_SIZEOF_TYPE, "sizeof cannot be applied to " + describe(t));
       e = make_int(t->size, typedefs_.at("size_t"), e->loc);
       return;
     }
     case ExprKind::Offsetof: {
       const Type* t = resolve_type_name(*e->type_name);
-      if (!t->is_record()) fail(e->loc, "offsetof needs a struct or union, not " + describe(t));
+      if (!t->is_record()) fail(e->loc, ErrTag::D_OFFSETOF_TYPE, "offsetof needs a struct or union, not " + describe(t));
       auto member = t->find_member(e->text);
-      if (!member) fail(e->loc, describe(t) + " has no member named " + e->text);
-      if (member->bitfield_bits) fail(e->loc, "offsetof cannot be applied to bit-field " + e->text);
+      if (!member) fail(e->loc, ErrTag::D_TYPE_MEMBER, describe(t) + " has no member named " + e->text);
+      if (member->bitfield_bits) fail(e->loc, ErrTag::D_OFFSETOF_BITFIELD, "offsetof cannot be applied to bit-field " + e->text);
       e = make_int(member->offset_bits / 8, typedefs_.at("size_t"), e->loc);
       return;
     }
@@ -210,8 +216,8 @@ void Sema::check(ExprPtr& e) {
       if (e->type) return;  // already built
       const Type* target = resolve_type_name(*e->type_name);
       if (target->is_pointer())
-        fail(e->loc, "the result of xlate<" + describe(target) + ">() can only be used with -> to read a member");
-      if (!target->is_record()) fail(e->loc, "xlate<> needs a translated struct type");
+        fail(e->loc, ErrTag::D_XLATE_SOU, "the result of xlate<" + describe(target) + ">() can only be used with -> to read a member");
+      if (!target->is_record()) fail(e->loc, ErrTag::D_XLATE_SOU, "xlate<> needs a translated struct type");
       check_value(e->operands[0]);
       translated_record(e, PendingTranslation{find_translator(target, e->operand(0)->type, e->loc),
                                               std::move(e->operands[0])});
@@ -232,7 +238,7 @@ void Sema::check_ident(ExprPtr& e) {
     }
   }
   if (auto it = inlines_.find(name); it != inlines_.end()) {
-    if (it->second.translated) fail(e->loc, name + " is translated: use it as " + name + "->member");
+    if (it->second.translated) fail(e->loc, ErrTag::D_XLATE_SOU, name + " is translated: use it as " + name + "->member");
     SourceRange loc = e->loc;
     e = clone(*it->second.value);
     e->loc = loc;
@@ -242,10 +248,11 @@ void Sema::check_ident(ExprPtr& e) {
     e = make_int(uint64_t(it->second.first), it->second.second, e->loc);
     return;
   }
-  if (name == "args") fail(e->loc, "args must be indexed: args[0], args[1]...");
+  if (name == "args") fail(e->loc, ErrTag::D_IDENT_BADREF, "args must be indexed: args[0], args[1]...");
   if (const BuiltinVariable* builtin = find_builtin_variable(name)) {
-    if (builtin->translation()) fail(e->loc, name + " is translated: use it as " + name + "->member");
-    if (builtin->indexed()) fail(e->loc, name + " must be indexed: " + name + "[R_PC], " + name + "[R_SP]...");
+    if (builtin->translation()) fail(e->loc, ErrTag::D_XLATE_SOU, name + " is translated: use it as " + name + "->member");
+    if (builtin->indexed())
+      fail(e->loc, ErrTag::D_IDENT_BADREF, name + " must be indexed: " + name + "[R_PC], " + name + "[R_SP]...");
     e->kind = ExprKind::Builtin;
     e->variable = builtin;
     e->type = resolve_type_text(builtin->type(), e->loc);
@@ -254,7 +261,7 @@ void Sema::check_ident(ExprPtr& e) {
   }
   if (Variable* v = find_variable(VarScope::Global, name)) {
     if (!v->key_types.empty())
-      fail(e->loc, name + " is an associative array: it must be indexed");
+      fail(e->loc, ErrTag::D_IDENT_BADREF, name + " is an associative array: it must be indexed");
     e->kind = ExprKind::Variable;
     e->scope = VarScope::Global;
     e->id = v->id;
@@ -263,7 +270,9 @@ void Sema::check_ident(ExprPtr& e) {
   }
   if (name.starts_with('`')) return kernel_symbol_reference(e);
   if (use_extern(e, name)) return;
-  fail(e->loc, "failed to resolve " + name + ": Unknown variable name");
+  // x = x + 1 with x new: the assignment has created x, untyped, before its value is checked.
+  if (name == assigned_new_variable_) not_yet_assigned(e->loc, name);
+  fail(e->loc, ErrTag::D_IDENT_UNDEF, "failed to resolve " + name + ": Unknown variable name");
 }
 
 // Replaces `e` by the kernel variable declared extern as `name`, if there is one.
@@ -294,9 +303,9 @@ void Sema::kernel_symbol_reference(ExprPtr& e) {
   if (use_extern(e, name)) return;
   std::string error;
   std::optional<KernelSymbol> symbol = kernel_symbol(name, &error);
-  if (!symbol) fail(loc, "kernel symbol `" + name + ": " + error);
+  if (!symbol) fail(loc, ErrTag::D_IDENT_UNDEF, "kernel symbol `" + name + ": " + error);
   if (!symbol->function)
-    fail(loc, "no type information is available for kernel symbol `" + name + ": declare it, as extern TYPE " + name + ";");
+    fail(loc, ErrTag::D_SYM_NOTYPES, "no type information is available for kernel symbol `" + name + ": declare it, as extern TYPE " + name + ";");
   e = kernel_object(symbol->address, types_.function_type(), loc);
 }
 
@@ -314,7 +323,7 @@ void Sema::check_macro(ExprPtr& e) {
     } else if (program_.options.flag("defaultargs")) {
       text = e->string_macro ? "" : "0";
     } else {
-      fail(e->loc, std::string("macro argument ") + (e->string_macro ? "$$" : "$") + name +
+      fail(e->loc, ErrTag::D_MACRO_UNDEF, std::string("macro argument ") + (e->string_macro ? "$$" : "$") + name +
                        " is not defined: the script was given " +
                        std::to_string(options_.macro_args.empty() ? 0 : options_.macro_args.size() - 1) +
                        " argument(s)");
@@ -334,7 +343,7 @@ void Sema::check_macro(ExprPtr& e) {
       value = options_.macro_args.empty() ? 0 : long(options_.macro_args.size() - 1);
       arguments_referenced_.assign(options_.macro_args.size(), true);
     }
-    else fail(e->loc, "unknown macro variable $" + name);
+    else fail(e->loc, ErrTag::D_MACRO_UNDEF, "unknown macro variable $" + name);
     text = std::to_string(value);
   }
   SourceRange loc = e->loc;
@@ -348,7 +357,7 @@ void Sema::check_macro(ExprPtr& e) {
   char* end = nullptr;
   long long value = std::strtoll(text->c_str(), &end, 0);
   if (text->empty() || *end != '\0' || errno == ERANGE)
-    fail(loc, "macro argument $" + name + " is not an integer (\"" + printable(*text) +
+    fail(loc, ErrTag::D_MACRO_UNDEF, "macro argument $" + name + " is not an integer (\"" + printable(*text) +
                   "\"): use $$" + name + " for a string");
   bool fits_int = value >= INT32_MIN && value <= INT32_MAX;
   e = make_int(uint64_t(value), types_.integer(fits_int ? 4 : 8, true), loc);
@@ -359,18 +368,18 @@ void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {
   std::vector<const Type*> keys;
   for (size_t i = 1; i < e->operands.size(); ++i) {
     check_key(e->operands[i]);
-    if (e->operand(i)->type->is_address()) fail(e->operand(i)->loc, address_misuse(e->operand(i)->type));
+    if (e->operand(i)->type->is_address()) fail(e->operand(i)->loc, ErrTag::D_KEY_TYPE, address_misuse(e->operand(i)->type));
     keys.push_back(e->operand(i)->type);
   }
   const std::string& name = e->operand(0)->text;
   if (!existing) return;
   if (existing->key_types.size() != keys.size())
-    fail(e->loc, name + " has " + std::to_string(existing->key_types.size()) +
+    fail(e->loc, ErrTag::D_PROTO_LEN, name + " has " + std::to_string(existing->key_types.size()) +
                      " key(s) elsewhere but " + std::to_string(keys.size()) + " here");
   for (size_t i = 0; i < keys.size(); ++i) {
     const Type* want = existing->key_types[i];
     if (want->is_string() != keys[i]->is_string())
-      fail(e->operand(i + 1)->loc, name + ": key #" + std::to_string(i + 1) + " is " +
+      fail(e->operand(i + 1)->loc, ErrTag::D_PROTO_ARG, name + ": key #" + std::to_string(i + 1) + " is " +
                                        describe(keys[i]) + " here but " + describe(want) +
                                        " elsewhere");
   }
@@ -394,15 +403,16 @@ void Sema::check_index(ExprPtr& e) {
   Expr* base = e->operand(0);
   if (base->kind == ExprKind::Ident && !is_bound(bindings_, base->text)) {
     if (base->text == "args") {
-      if (e->operands.size() != 2) fail(e->loc, "args takes a single index");
-      int64_t index = constant_integer(e->operands[1], "the index of args[]");
+      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_ARGS_IDX, "args takes a single index");
+      int64_t index = constant_integer(e->operands[1], "the index of args[]", ErrTag::D_ARGS_IDX);
       probe_arg(e, index);
       return;
     }
     if (const BuiltinVariable* builtin = find_builtin_variable(base->text); builtin && builtin->indexed()) {
-      if (e->operands.size() != 2) fail(e->loc, base->text + " takes a single index");
+      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_REGS_IDX, base->text + " takes a single index");
       scalar(e->operands[1], "the index of " + base->text + "[]");
-      if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "the index of " + base->text + "[] must be an integer");
+      if (!e->operand(1)->type->is_integer())
+        fail(e->operand(1)->loc, ErrTag::D_REGS_IDX, "the index of " + base->text + "[] must be an integer");
       e->operands.erase(e->operands.begin());
       e->kind = ExprKind::Builtin;
       e->variable = builtin;
@@ -412,7 +422,7 @@ void Sema::check_index(ExprPtr& e) {
     }
     if (!is_reserved_variable_name(base->text) && !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
       Variable* v = find_variable(VarScope::Global, base->text);
-      if (!v) fail(base->loc, "failed to resolve " + base->text + ": Unknown variable name");
+      if (!v) not_yet_assigned(base->loc, base->text);
       if (!v->key_types.empty()) {
         check_assoc_keys(e, v);
         become_assoc(e, *v);
@@ -422,7 +432,7 @@ void Sema::check_index(ExprPtr& e) {
   }
   if (base->kind == ExprKind::Variable && !base->type) {  // self->name[keys], this->name[...]
     Variable* v = find_variable(base->scope, base->text);
-    if (!v) fail(base->loc, std::string(scope_prefix(base->scope)) + base->text + " is used before any assignment");
+    if (!v) not_yet_assigned(base->loc, std::string(scope_prefix(base->scope)) + base->text);
     if (!v->key_types.empty()) {
       check_assoc_keys(e, v);
       become_assoc(e, *v);
@@ -432,23 +442,23 @@ void Sema::check_index(ExprPtr& e) {
   check_value(e->operands[0]);
   const Type* t = e->operand(0)->type;
   if (!t->is_array() && !t->is_pointer() && !t->is_string())
-    fail(e->loc, describe(t) + " cannot be indexed");
-  if (e->operands.size() != 2) fail(e->loc, "an array takes a single index");
+    fail(e->loc, ErrTag::D_DEREF_NONPTR, describe(t) + " cannot be indexed");
+  if (e->operands.size() != 2) fail(e->loc, ErrTag::D_ARR_BADREF, "an array takes a single index");
   check_scalar(e->operands[1], "an array index");
-  if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, "an array index must be an integer");
+  if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, ErrTag::D_OP_INT, "an array index must be an integer");
   if (t->is_string()) {  // a string is an array of char
     e->type = types_.integer(1, true);
     return;
   }
   if (t->target->is_void() || t->target->kind == TypeKind::Function)
-    fail(e->loc, "cannot index a pointer to " + describe(t->target));
+    fail(e->loc, ErrTag::D_DEREF_VOID, "cannot index a pointer to " + describe(t->target));
   // An array held in a D variable has its declared bounds: checked now for a constant index, at
   // run time (a fault) otherwise.
   if (t->is_array() && is_d_object(*e->operand(0)) && e->operand(1)->kind == ExprKind::IntLiteral) {
     uint64_t index = e->operand(1)->value;
     bool negative = e->operand(1)->type->is_signed && int64_t(index) < 0;
     if (negative || index >= t->count)
-      fail(e->operand(1)->loc, "index " + (negative ? std::to_string(int64_t(index)) : std::to_string(index)) +
+      fail(e->operand(1)->loc, ErrTag::D_UNKNOWN, "index " + (negative ? std::to_string(int64_t(index)) : std::to_string(index)) +
                                    " is out of bounds for " + describe(t));
   }
   e->type = t->target;
@@ -464,14 +474,14 @@ void Sema::check_member(ExprPtr& e) {
   const char* op = e->arrow ? "->" : ".";
   if (e->arrow) {
     if (!t->is_pointer() || !t->target->is_record())
-      fail(e->loc, std::string("operator -> needs a pointer to a struct or union, not ") + describe(t));
+      fail(e->loc, ErrTag::D_OP_PTR, std::string("operator -> needs a pointer to a struct or union, not ") + describe(t));
     t = t->target;
   } else if (!t->is_record()) {
-    fail(e->loc, std::string("operator . needs a struct or union, not ") + describe(t));
+    fail(e->loc, ErrTag::D_OP_SOU, std::string("operator . needs a struct or union, not ") + describe(t));
   }
-  if (!t->complete) fail(e->loc, describe(t) + " is an incomplete type");
+  if (!t->complete) fail(e->loc, ErrTag::D_OP_INCOMPLETE, describe(t) + " is an incomplete type");
   auto member = t->find_member(e->text);
-  if (!member) fail(e->loc, describe(t) + " has no member named " + e->text + " (operator " + op + ")");
+  if (!member) fail(e->loc, ErrTag::D_TYPE_MEMBER, describe(t) + " has no member named " + e->text + " (operator " + op + ")");
   e->offset_bits = member->offset_bits;
   e->bitfield_bits = member->bitfield_bits;
   e->type = member->type;
@@ -489,7 +499,7 @@ void Sema::check_unary(ExprPtr& e) {
     case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::BitNot:
       check_value(e->operands[0]);
       if (!e->operand(0)->type->is_integer())
-        fail(e->loc, std::string("operator ") + op + " needs an integer, not " + describe(e->operand(0)->type));
+        fail(e->loc, ErrTag::D_OP_INT, std::string("operator ") + op + " needs an integer, not " + describe(e->operand(0)->type));
       e->type = promoted(types_, e->operand(0)->type);
       break;
     case UnaryOp::Not:
@@ -500,9 +510,9 @@ void Sema::check_unary(ExprPtr& e) {
       if (auto pending = translation_of(*e->operand(0), true)) return translated_record(e, std::move(*pending));
       check_value(e->operands[0]);
       const Type* t = e->operand(0)->type;
-      if (!t->is_pointer()) fail(e->loc, "operator * needs a pointer, not " + describe(t));
+      if (!t->is_pointer()) fail(e->loc, ErrTag::D_DEREF_NONPTR, "operator * needs a pointer, not " + describe(t));
       if (t->target->is_void() || t->target->kind == TypeKind::Function)
-        fail(e->loc, "cannot dereference a pointer to " + describe(t->target));
+        fail(e->loc, ErrTag::D_DEREF_VOID, "cannot dereference a pointer to " + describe(t->target));
       e->type = t->target;
       break;
     }
@@ -512,7 +522,7 @@ void Sema::check_unary(ExprPtr& e) {
       bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && e->operand(0)->unary_op == UnaryOp::Deref) ||
                        (k == ExprKind::Index);
       if (!is_memory || is_d_object(*e->operand(0)))
-        fail(e->loc, "operator & needs an object in kernel memory, not a D variable");
+        fail(e->loc, ErrTag::D_ADDROF_VAR, "operator & needs an object in kernel memory, not a D variable");
       e->type = types_.pointer_to(e->operand(0)->type);
       break;
     }
@@ -524,7 +534,7 @@ void Sema::check_incdec(ExprPtr& e) {
   check_lvalue(e->operands[0], types_.integer(8, true), e->loc);
   const Type* t = e->operand(0)->type;
   if (!t->is_scalar())
-    fail(e->loc, std::string("operator ") + (e->increment ? "++" : "--") + " needs an integer or a pointer, not " + describe(t));
+    fail(e->loc, ErrTag::D_OP_SCALAR, std::string("operator ") + (e->increment ? "++" : "--") + " needs an integer or a pointer, not " + describe(t));
   check_pointer_step(t, e->loc);
   e->type = t;
 }
@@ -550,7 +560,7 @@ void Sema::check_binary(ExprPtr& e) {
   const Type* a = e->operand(0)->type;
   const Type* b = e->operand(1)->type;
   auto mismatch = [&] {
-    fail(e->loc, "operator " + text + " cannot be applied to " + describe(a) + " and " + describe(b));
+    fail(e->loc, ErrTag::D_OP_INCOMPAT, "operator " + text + " cannot be applied to " + describe(a) + " and " + describe(b));
   };
   if (is_comparison(op)) {
     bool a_text = a->is_string() || a->is_char_sequence();
@@ -601,12 +611,12 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
   switch (target->kind) {
     case ExprKind::Ident: {
       const std::string& name = target->text;
-      if (is_reserved_variable_name(name)) fail(target->loc, "cannot assign to built-in variable " + name);
+      if (is_reserved_variable_name(name)) fail(target->loc, ErrTag::D_OP_WRITE, "cannot assign to built-in variable " + name);
       if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
-        fail(target->loc, name + " is a constant and cannot be assigned");
-      if (externs_.count(name)) fail(target->loc, "kernel variable " + name + " cannot be assigned");
+        fail(target->loc, ErrTag::D_OP_WRITE, name + " is a constant and cannot be assigned");
+      if (externs_.count(name)) fail(target->loc, ErrTag::D_OP_WRITE, "kernel variable " + name + " cannot be assigned");
       Variable* v = find_variable(VarScope::Global, name);
-      if (v && !v->key_types.empty()) fail(target->loc, name + " is an associative array: it must be indexed");
+      if (v && !v->key_types.empty()) fail(target->loc, ErrTag::D_IDENT_BADREF, name + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(VarScope::Global, name, storable(value_type, op_loc), {}, target->loc, false);
       target->kind = ExprKind::Variable;
       target->scope = VarScope::Global;
@@ -617,7 +627,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     case ExprKind::Variable: {
       Variable* v = find_variable(target->scope, target->text);
       if (v && !v->key_types.empty())
-        fail(target->loc, std::string(scope_prefix(target->scope)) + target->text + " is an associative array: it must be indexed");
+        fail(target->loc, ErrTag::D_IDENT_BADREF, std::string(scope_prefix(target->scope)) + target->text + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(target->scope, target->text, storable(value_type, op_loc), {}, target->loc, false);
       target->id = v->id;
       target->type = v->type;
@@ -629,7 +639,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
           !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
         Variable* v = find_variable(VarScope::Global, base->text);
         if (v && v->key_types.empty() && v->type->is_array()) return d_object_lvalue(target);
-        if (v && v->key_types.empty()) fail(target->loc, base->text + " is not an associative array");
+        if (v && v->key_types.empty()) fail(target->loc, ErrTag::D_IDENT_BADREF, base->text + " is not an associative array");
         check_assoc_keys(target, v);
         if (!v) {
           std::vector<const Type*> keys;
@@ -644,7 +654,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
         Variable* v = find_variable(base->scope, base->text);
         if (v && v->key_types.empty()) return d_object_lvalue(target);
         if (base->scope == VarScope::ClauseLocal)
-          fail(target->loc, "associative arrays may not be declared as local variables: this->" + base->text);
+          fail(target->loc, ErrTag::D_ARR_LOCAL, "associative arrays may not be declared as local variables: this->" + base->text);
         check_assoc_keys(target, v);
         if (!v) {
           std::vector<const Type*> keys;
@@ -655,7 +665,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
         return;
       }
       if (base->kind == ExprKind::Ident && base->text == "args")
-        fail(target->loc, "probe arguments cannot be assigned");
+        fail(target->loc, ErrTag::D_OP_WRITE, "probe arguments cannot be assigned");
       return d_object_lvalue(target);
     }
     case ExprKind::Member:
@@ -664,25 +674,43 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     default:
       break;
   }
-  fail(target->loc, "cannot assign here: only D variables (x, a[k], self->x, this->x) can be modified");
+  fail(target->loc, ErrTag::D_OP_LVAL, "cannot assign here: only D variables (x, a[k], self->x, this->x) can be modified");
 }
 
 // A member or element of a struct or array held in a D variable (x.a, a[1], self->s.b[2]).
 void Sema::d_object_lvalue(ExprPtr& target) {
   check_value(target);
   if (!is_d_object(*target))
-    fail(target->loc, "cannot assign here: only D variables (x, a[k], self->x, this->x) and their members can be modified");
+    fail(target->loc, ErrTag::D_OP_LVAL, "cannot assign here: only D variables (x, a[k], self->x, this->x) and their members can be modified");
+}
+
+// The name of the D variable that assigning to `target` would create ("x", "self->x", "a" for
+// a[k]), or "" when `target` is not a new variable.
+std::string Sema::new_variable_name(const Expr& target) {
+  const Expr* named = target.kind == ExprKind::Index ? target.operand(0) : &target;
+  const std::string& name = named->text;
+  if (named->kind == ExprKind::Variable && !named->type)
+    return find_variable(named->scope, name) ? "" : scope_prefix(named->scope) + name;
+  if (named->kind != ExprKind::Ident || is_reserved_variable_name(name) || is_bound(bindings_, name) ||
+      inlines_.count(name) || enum_constants_.count(name) || externs_.count(name) || name == "args")
+    return "";
+  return find_variable(VarScope::Global, name) ? "" : name;
 }
 
 void Sema::check_assign(ExprPtr& e) {
   std::string op = e->compound ? std::string(binary_op_text(e->binary_op)) + "=" : "=";
+  std::string created = new_variable_name(*e->operand(0));
   if (!e->compound) {
+    assigned_new_variable_ = e->operand(0)->kind == ExprKind::Ident ? created : "";
     check_value(e->operands[1]);
+    assigned_new_variable_.clear();
     check_lvalue(e->operands[0], e->operand(1)->type, e->loc);
     convert_for_store(e->operands[1], e->operand(0)->type, e->loc);
     e->type = e->operand(0)->type;
     return;
   }
+  // Unlike ++ and --, a compound assignment reads its variable first: it must exist.
+  if (!created.empty()) not_yet_assigned(e->operand(0)->loc, created);
   check_value(e->operands[1]);
   check_lvalue(e->operands[0], types_.integer(8, true), e->loc);
   const Type* t = e->operand(0)->type;
@@ -690,7 +718,7 @@ void Sema::check_assign(ExprPtr& e) {
   bool pointer_step = t->is_pointer() && v->is_integer() &&
                       (e->binary_op == BinaryOp::Add || e->binary_op == BinaryOp::Sub);
   if (!(t->is_integer() && v->is_integer()) && !pointer_step)
-    fail(e->loc, "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
+    fail(e->loc, ErrTag::D_OP_INCOMPAT, "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
   if (pointer_step) check_pointer_step(t, e->loc);
   e->type = t;
 }
@@ -714,7 +742,7 @@ void Sema::check_ternary(ExprPtr& e) {
   } else if (b->is_pointer() && a->is_integer()) {
     e->type = b;
   } else {
-    fail(e->loc, "the branches of ?: have incompatible types " + describe(a) + " and " + describe(b));
+    fail(e->loc, ErrTag::D_OP_INCOMPAT, "the branches of ?: have incompatible types " + describe(a) + " and " + describe(b));
   }
   fold(e);
 }
@@ -723,12 +751,12 @@ void Sema::check_cast(ExprPtr& e) {
   const Type* target = resolve_type_name(*e->type_name);
   check_value(e->operands[0]);
   const Type* from = e->operand(0)->type;
-  if (target->is_string()) fail(e->loc, "cannot cast to string: use stringof()");
+  if (target->is_string()) fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast to string: use stringof()");
   if (target->is_scalar()) {
     if (!from->is_scalar() && !(from->is_array() && target->is_pointer()))
-      fail(e->loc, "cannot cast " + describe(from) + " to " + describe(target));
+      fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast " + describe(from) + " to " + describe(target));
   } else if (!target->is_void()) {
-    fail(e->loc, "cannot cast to " + describe(target));
+    fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast to " + describe(target));
   }
   e->type = target;
   fold(e);

@@ -34,8 +34,8 @@ std::string translated_type(const ProbeArg& arg) { return arg.translated.empty()
 }  // namespace
 
 const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
-  if (!clause_) fail(loc, "args[] can only be used in a probe clause");
-  if (clause_->probes.empty()) fail(loc, "args[] needs a probe");
+  if (!clause_) fail(loc, ErrTag::D_ARGS_NONE, "args[] can only be used in a probe clause");
+  if (clause_->probes.empty()) fail(loc, ErrTag::D_ARGS_NONE, "args[] needs a probe");
   const ProbeArg* first = nullptr;
   const Probe* first_probe = nullptr;
   for (const Probe* probe : clause_->probes) {
@@ -43,7 +43,7 @@ const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
       std::string count = probe->args.empty() ? "no arguments"
                           : probe->args.size() == 1 ? "1 argument"
                           : std::to_string(probe->args.size()) + " arguments";
-      fail(loc, "args[" + std::to_string(index) + "] is not defined for probe " +
+      fail(loc, ErrTag::D_ARGS_IDX, "args[" + std::to_string(index) + "] is not defined for probe " +
                     probe->provider + ":::" + probe->name + " (it has " + count + ")");
     }
     const ProbeArg& spec = probe->args[size_t(index)];
@@ -53,7 +53,7 @@ const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
       continue;
     }
     if (translated_type(spec) != translated_type(*first) || spec.native != first->native)
-      fail(loc, "args[" + std::to_string(index) + "] has different types in the probes of this clause (" +
+      fail(loc, ErrTag::D_ARGS_MULTI, "args[" + std::to_string(index) + "] has different types in the probes of this clause (" +
                     translated_type(*first) + " in " + first_probe->name + ", " + translated_type(spec) + " in " +
                     probe->name + ")");
   }
@@ -63,7 +63,7 @@ const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
 void Sema::probe_arg(ExprPtr& e, int64_t index) {
   const ProbeArg& spec = arg_spec(index, e->loc);
   if (!spec.translated.empty())
-    fail(e->loc, "args[" + std::to_string(index) + "] is a translated " + spec.translated +
+    fail(e->loc, ErrTag::D_ARGS_XLATOR, "args[" + std::to_string(index) + "] is a translated " + spec.translated +
                      ": read its members with args[" + std::to_string(index) + "]->member");
   SourceRange loc = e->loc;
   e = make_expr(ExprKind::ProbeArg, loc);
@@ -79,7 +79,7 @@ const Type* Sema::translator_input(Translator& t) {
 const Translator* Sema::find_translator(const Type* output, const Type* input, SourceRange loc) {
   for (auto& t : translators_)
     if (t->output == output && input_accepts(translator_input(*t), input)) return t.get();
-  fail(loc, "no translator from " + type_name(input) + " to " + type_name(output));
+  fail(loc, ErrTag::D_XLATE_NONE, "no translator from " + type_name(input) + " to " + type_name(output));
 }
 
 std::optional<Sema::PendingTranslation> Sema::translate_probe_arg(int64_t index, SourceRange loc) {
@@ -112,7 +112,7 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
 
   if (base->kind == ExprKind::Index && base->operand(0)->kind == ExprKind::Ident &&
       base->operand(0)->text == "args" && base->operands.size() == 2) {
-    int64_t index = constant_integer(base->operands[1], "the index of args[]");
+    int64_t index = constant_integer(base->operands[1], "the index of args[]", ErrTag::D_ARGS_IDX);
     return translate_probe_arg(index, base->loc);
   }
   if (base->kind == ExprKind::Ident) {
@@ -133,10 +133,10 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     const Type* target = resolve_type_name(*base->type_name);
     bool pointer_form = target->is_pointer();
     if (pointer_form != arrow)
-      fail(base->loc, arrow ? "xlate<" + type_name(target) + ">() is not a pointer: use ."
+      fail(base->loc, ErrTag::D_XLATE_SOU, arrow ? "xlate<" + type_name(target) + ">() is not a pointer: use ."
                             : "xlate<" + type_name(target) + ">() is a pointer: use ->");
     const Type* output = pointer_form ? target->target : target;
-    if (!output->is_record()) fail(base->loc, "xlate<> needs a translated struct type");
+    if (!output->is_record()) fail(base->loc, ErrTag::D_XLATE_SOU, "xlate<> needs a translated struct type");
     ExprPtr input = std::move(base->operands[0]);
     check_value(input);
     const Translator* t = find_translator(output, input->type, base->loc);
@@ -163,14 +163,14 @@ ExprPtr Sema::translated_value(const Translator& t, const std::string& name, con
     if (auto hit = translated_.find(key); hit != translated_.end()) return with_input(*hit->second, input);
   auto it = t.members.find(name);
   if (it == t.members.end())
-    fail(use, "the translator to " + type_name(t.output) + " does not define member " + name);
+    fail(use, ErrTag::D_XLATE_NOCONV, "the translator to " + type_name(t.output) + " does not define member " + name);
   ExprPtr value = clone(*it->second->value);
   bindings_.emplace_back(t.input_name, &input);
   try {
     check_value(value);
   } catch (const CompileError& error) {
     // The translator is library code: report the use, which is what the user can change.
-    fail(use, "cannot read " + name + " through the translator to " + type_name(t.output) + ": " + error.what());
+    fail(use, ErrTag::D_XLATE_MEMB, "cannot read " + name + " through the translator to " + type_name(t.output) + ": " + error.what());
   }
   bindings_.pop_back();
   if (cacheable) translated_[key] = clone(*value);
@@ -181,7 +181,7 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
   const Translator& t = *pending.translator;
   const std::string& name = e->text;
   auto declared = t.output->find_member(name);
-  if (!declared) fail(e->loc, type_name(t.output) + " has no member named " + name);
+  if (!declared) fail(e->loc, ErrTag::D_TYPE_MEMBER, type_name(t.output) + " has no member named " + name);
   ExprPtr value = translated_value(t, name, *pending.input, e->loc);
   auto it = t.members.find(name);
   const Type* want = declared->type;
@@ -202,7 +202,7 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
     to_string(value);
   } else if (!(want->is_array() && got->is_char_sequence()) && !(want->is_pointer() && got->is_pointer()) &&
              !(want->is_char_sequence() && got->is_string())) {  // char[] computed as a string (pr_clname)
-    fail(it->second->loc, "translator member " + name + " is " + type_name(got) + " but " +
+    fail(it->second->loc, ErrTag::D_XLATE_INCOMPAT, "translator member " + name + " is " + type_name(got) + " but " +
                               type_name(t.output) + " declares it " + type_name(want));
   }
   value->loc = e->loc;

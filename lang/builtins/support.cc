@@ -24,7 +24,7 @@ codegen::Value FormattedAction::lower(codegen::Lowering& l, const Expr& call) co
 void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
   c.value(call.operands[i]);
   if (!call.operand(i)->type->is_integer())
-    fail(call.operand(i)->loc, call.text + "(): " + std::string(what) + " must be an integer, not " +
+    fail(call.operand(i)->loc, ErrTag::D_PROTO_ARG, call.text + "(): " + std::string(what) + " must be an integer, not " +
                                    type_name(call.operand(i)->type));
 }
 
@@ -32,7 +32,7 @@ void check_string_arg(Checker& c, Expr& call, size_t i) { c.string(call.operands
 
 void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
   if (call.operand(i)->kind != ExprKind::StringLiteral)
-    fail(call.operand(i)->loc, call.text + "() needs a string literal as its " + std::string(what));
+    fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_FMT, call.text + "() needs a string literal as its " + std::string(what));
   c.value(call.operands[i]);
 }
 
@@ -40,7 +40,7 @@ int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view wh
   std::string described = call.text + "() " + std::string(what);
   int64_t v = c.constant(call.operands[i], described);
   if (v < min || v > max)
-    fail(call.operand(i)->loc, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
+    fail(call.operand(i)->loc, ErrTag::D_PROTO_ARG, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
   return v;
 }
 
@@ -57,7 +57,7 @@ codegen::Value no_value(const Expr& call) { return {nullptr, call.type}; }
 
 void require_running_thread(codegen::Lowering& l, SourceRange where, std::string_view what) {
   if (l.firing.context_is_current()) return;
-  fail(where, std::string(what) + " is not available in " + l.firing.probe().full_name() +
+  fail(where, ErrTag::D_UNKNOWN, std::string(what) + " is not available in " + l.firing.probe().full_name() +
                   ": its thread is not the one running, and only the running thread's user stack can be read; "
                   "record it where that thread runs (sched:::off-cpu for where it blocked)");
 }

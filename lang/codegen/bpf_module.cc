@@ -156,6 +156,37 @@ llvm::Function* BpfModule::declare_subprogram(const std::string& name) {
   return fn;
 }
 
+llvm::Function* BpfModule::declare_callback(const std::string& name) {
+  has_callbacks_ = true;
+  return declare_subprogram(name);
+}
+
+// Each function gets a debug-info subprogram, which the back end turns into BTF func_info, with
+// named parameters (the kernel refuses a function's BTF without them), and the calls in it a
+// location, which the IR verifier asks of calls between described functions.
+void BpfModule::describe_functions() {
+  llvm::DIType* word = di_int(64, true);
+  llvm::DIType* pointer = di_->createPointerType(nullptr, 64);
+  for (llvm::Function& fn : *module_) {
+    if (fn.isDeclaration()) continue;
+    std::vector<llvm::Metadata*> types{word};
+    for (llvm::Argument& arg : fn.args()) types.push_back(arg.getType()->isPointerTy() ? pointer : word);
+    llvm::DISubprogram* subprogram = di_->createFunction(
+        compile_unit_, fn.getName(), fn.getName(), file_, 0, di_->createSubroutineType(di_->getOrCreateTypeArray(types)),
+        0, llvm::DINode::FlagPrototyped,
+        llvm::DISubprogram::SPFlagDefinition |
+            (fn.hasLocalLinkage() ? llvm::DISubprogram::SPFlagLocalToUnit : llvm::DISubprogram::SPFlagZero));
+    fn.setSubprogram(subprogram);
+    for (llvm::Argument& arg : fn.args())
+      di_->createParameterVariable(subprogram, "arg" + std::to_string(arg.getArgNo()), arg.getArgNo() + 1, file_, 0,
+                                   arg.getType()->isPointerTy() ? pointer : word, /*AlwaysPreserve=*/true);
+    auto* location = llvm::DILocation::get(*context_, 0, 0, subprogram);
+    for (llvm::BasicBlock& block : fn)
+      for (llvm::Instruction& instruction : block)
+        if (llvm::isa<llvm::CallInst>(instruction)) instruction.setDebugLoc(location);
+  }
+}
+
 void BpfModule::begin_body(llvm::Function* fn) {
   builder_->SetInsertPoint(llvm::BasicBlock::Create(*context_, "entry", fn));
 }
@@ -169,6 +200,7 @@ llvm::Value* BpfModule::call_helper(int id, llvm::ArrayRef<llvm::Value*> args) {
 }
 
 std::vector<char> BpfModule::emit_object(std::string* lowered, std::string* optimized) {
+  if (has_callbacks_) describe_functions();
   di_->finalize();
   if (lowered) llvm::raw_string_ostream(*lowered) << *module_;
   std::string problems;

@@ -49,6 +49,10 @@ class BpfModule {
   llvm::Function* declare_subprogram(const std::string& name);
   // Positions the builder at a new entry block of `fn`.
   void begin_body(llvm::Function* fn);
+  // Declares a subprogram passed by address to a helper (a bpf_loop() callback), `i64 name(ptr,
+  // ptr)`. The verifier takes a function's address only from a program whose BTF describes every
+  // function: with one of these, the object carries that description.
+  llvm::Function* declare_callback(const std::string& name);
 
   // Calls BPF helper `id` (BPF_FUNC_*) returning i64.
   llvm::Value* call_helper(int id, llvm::ArrayRef<llvm::Value*> args);
@@ -60,6 +64,7 @@ class BpfModule {
  private:
   llvm::DIType* map_field_int_array(uint64_t count);
   llvm::DIType* di_int(unsigned bits, bool is_signed);
+  void describe_functions();  // BTF func_info for every function defined
 
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::string backend_errors_;  // what LLVM reported as errors while compiling (its diagnostics)
@@ -69,6 +74,7 @@ class BpfModule {
   std::unique_ptr<llvm::DIBuilder> di_;
   llvm::DICompileUnit* compile_unit_ = nullptr;
   llvm::DIFile* file_ = nullptr;
+  bool has_callbacks_ = false;
 };
 
 }  // namespace dsched::codegen

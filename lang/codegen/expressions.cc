@@ -101,7 +101,7 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
 Value update(Lowering& l, const lang::Expr& target, BinaryOp op, const Value& operand) {
   Value current = l.variables.load(target);
   llvm::Value* v = arithmetic(l, op, current.v, operand.v, target.type, target.type, operand.type);
-  if (!v) lang::fail(target.loc, "this compound assignment is not supported");
+  if (!v) lang::fail(target.loc, lang::ErrTag::D_UNKNOWN, "this compound assignment is not supported");
   return {v, target.type};
 }
 
@@ -121,7 +121,7 @@ Value placed_at(const lang::Expr& e, Lower&& lower) {
 
 llvm::Value* Exprs::eval_int(const lang::Expr& e) {
   Value v = eval(e);
-  if (v.type->is_string()) lang::fail(e.loc, "a string is used where an integer is needed");
+  if (v.type->is_string()) lang::fail(e.loc, lang::ErrTag::D_OP_INCOMPAT, "a string is used where an integer is needed");
   return v.v;
 }
 
@@ -153,7 +153,7 @@ Value Exprs::eval(const lang::Expr& e) {
     case ExprKind::Member: return kernel_object(e);
     case ExprKind::Call: return e.function->lower(l_, e);
     case ExprKind::Xlate: return translated(e);
-    default: lang::fail(e.loc, "this expression cannot be compiled");
+    default: lang::fail(e.loc, lang::ErrTag::D_UNKNOWN, "this expression cannot be compiled");
   }
 }
 
@@ -225,7 +225,7 @@ Value Exprs::assign(const lang::Expr& e) {
 Value Exprs::cast(const lang::Expr& e) {
   Value v = eval(*e.operand(0));
   if (e.type->is_string()) return l_.strings.from(v);
-  if (v.type->is_string()) lang::fail(e.loc, "casting a string to " + lang::type_name(e.type) + " is not supported");
+  if (v.type->is_string()) lang::fail(e.loc, lang::ErrTag::D_CAST_INVAL, "casting a string to " + lang::type_name(e.type) + " is not supported");
   return {e.type->is_integer() ? l_.ir.normalize(v.v, e.type) : v.v, e.type};
 }
 

@@ -68,7 +68,7 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
 }
 
 void Firing::begin_clause() {
-  scratch_used_ = program_scratch_;
+  scratch_used_ = scratch_asked_end_ = program_scratch_;
   clause_timestamp_ = nullptr;
   llvm::BasicBlock* clause = l_.ir.new_block("clause");
   clause_entry_ = l_.ir.b().CreateBr(clause);
@@ -103,6 +103,7 @@ llvm::Value* Firing::clause_timestamp() {
 
 llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
   uint64_t offset = scratch_used_;
+  scratch_asked_end_ = offset + size;
   scratch_used_ += round8(size);
   scratch_max_ = std::max(scratch_max_, scratch_used_);
   if (offset_out) *offset_out = offset;

@@ -53,6 +53,10 @@ class Firing {
   // The single value of per-CPU array `map` (a hook map); the program ends early without it.
   llvm::Value* per_cpu_value(llvm::GlobalVariable* map) { return entry_map_value(map); }
   uint64_t scratch_high_water() const { return scratch_max_; }
+  // The scratch the clause being emitted has taken so far: [start, end) offsets, the end being
+  // that of the bytes last asked for (before rounding).
+  uint64_t clause_scratch_start() const { return program_scratch_; }
+  uint64_t clause_scratch_end() const { return scratch_asked_end_; }
   uint64_t clause_locals_base() const { return this_base_; }
 
   const lang::Probe& probe() const { return *probe_; }
@@ -103,7 +107,7 @@ class Firing {
   llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
   llvm::Value* scratch_base_ = nullptr;
   llvm::Value* globals_base_ = nullptr;
-  uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0;
+  uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0, scratch_asked_end_ = 0;
   llvm::Value* event_timestamp_ = nullptr;  // stack slot: 0 until a clause reads the clock
   // Per firing.
   const lang::Probe* probe_ = nullptr;

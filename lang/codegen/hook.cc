@@ -12,7 +12,7 @@ namespace dsched::codegen {
 llvm::Value* Hook::context_task(Lowering& l) const { return l.ir.helper(BPF_FUNC_get_current_task_btf, {}); }
 
 llvm::Value* Hook::arg(Lowering& l, int index) const {
-  lang::fail({}, "args[" + std::to_string(index) + "] of " + l.firing.probe().full_name() + " has no value here");
+  lang::fail({}, lang::ErrTag::D_ARGS_IDX, "args[" + std::to_string(index) + "] of " + l.firing.probe().full_name() + " has no value here");
 }
 
 llvm::Value* Hook::raw_arg(Lowering& l, int n) const {
@@ -21,7 +21,7 @@ llvm::Value* Hook::raw_arg(Lowering& l, int n) const {
 }
 
 llvm::Value* Hook::errno_value(Lowering& l) const {
-  lang::fail({}, "errno has no value in " + l.firing.probe().full_name());
+  lang::fail({}, lang::ErrTag::D_UNKNOWN, "errno has no value in " + l.firing.probe().full_name());
 }
 
 void Hook::emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const {

@@ -22,6 +22,17 @@ void Ir::begin_subprogram(llvm::Function* fn) {
   module_.begin_body(fn);
 }
 
+void Ir::in_subprogram(llvm::Function* fn, const std::function<void()>& body) {
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  llvm::Function* caller = function_;
+  llvm::Value* caller_bounded_slot = bounded_slot_;
+  begin_subprogram(fn);
+  bounded_slot_ = nullptr;
+  body();
+  function_ = caller;
+  bounded_slot_ = caller_bounded_slot;
+}
+
 llvm::BasicBlock* Ir::new_block(const std::string& name) {
   return llvm::BasicBlock::Create(module_.context(), name, function_);
 }

@@ -33,6 +33,9 @@ class Ir {
   llvm::Function* begin_function(const std::string& name, const std::string& section);
   // Starts the body of a function declared with BpfModule::declare_subprogram().
   void begin_subprogram(llvm::Function* fn);
+  // Emits body() as the body of subprogram `fn` (a bpf_loop() callback), then goes on where the
+  // builder was in the function being emitted.
+  void in_subprogram(llvm::Function* fn, const std::function<void()>& body);
   llvm::Function* function() const { return function_; }
   llvm::BasicBlock* new_block(const std::string& name);
   // Emits body() under `condition` (i1), then continues after it; `name` names the blocks.

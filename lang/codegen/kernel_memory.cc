@@ -46,7 +46,7 @@ KernelAddress kernel_address(Lowering& l, const lang::Expr& e) {
     default:
       break;
   }
-  lang::fail(e.loc, "taking the address of this expression is not supported");
+  lang::fail(e.loc, lang::ErrTag::D_ADDROF_LVAL, "taking the address of this expression is not supported");
 }
 
 llvm::Value* extend(Lowering& l, llvm::Value* raw, const Type* type) {
@@ -92,11 +92,11 @@ llvm::Value* Exprs::load_btf_field(llvm::Value* address, uint64_t size, const Ty
 llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, const std::vector<const char*>& path,
                                  const lang::SourceRange& loc) {
   const Type* record = l_.program.types->kernel_record(lang::TypeKind::Struct, record_name, nullptr);
-  if (!record) lang::fail(loc, std::string("this kernel has no struct ") + record_name);
+  if (!record) lang::fail(loc, lang::ErrTag::D_UNKNOWN, std::string("this kernel has no struct ") + record_name);
   size_t step = 0;
   for (const char* name : path) {
     auto member = record->find_member(name);
-    if (!member) lang::fail(loc, std::string("this kernel's ") + record_name + " has no member " + name);
+    if (!member) lang::fail(loc, lang::ErrTag::D_UNKNOWN, std::string("this kernel's ") + record_name + " has no member " + name);
     address = l_.ir.b().CreateAdd(address, l_.ir.const64(static_cast<int64_t>(member->offset_bits / 8)));
     record = member->type;
     if (member->bitfield_bits) {  // the bytes that hold the field, shifted and masked
@@ -121,7 +121,7 @@ Value Exprs::kernel_object(const lang::Expr& e) {
   KernelAddress at = kernel_address(l_, e);
   const Type* type = e.type;
   if (type->is_array() || type->is_record()) return {at.address, type, 0, true, at.btf};
-  if (!type->is_scalar()) lang::fail(e.loc, "reading a value of type " + lang::type_name(type) + " is not supported");
+  if (!type->is_scalar()) lang::fail(e.loc, lang::ErrTag::D_UNKNOWN, "reading a value of type " + lang::type_name(type) + " is not supported");
   bool bitfield = e.kind == ExprKind::Member && e.bitfield_bits;
   if (at.btf && !bitfield) return {load_btf_field(at.address, type->size, type), type, 0, false, type->is_pointer()};
   if (bitfield) {

@@ -6,6 +6,7 @@
 #include "lang/builtins/builtin.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
+#include "lang/diagnostics.h"
 
 namespace dsched::codegen {
 namespace {
@@ -76,8 +77,7 @@ void Maps::define() {
   int64_t transport = options.number("bufsize");
   if (options.text("bufpolicy") == "ring")
     transport = std::max(transport, abi::find_option("bufsize")->default_number);
-  ring_bytes_ = ring_size(transport);
-  events_ = module.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_bytes_, 0, 0, 0, false});
+  events_ = module.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_size(transport), 0, 0, 0, false});
   drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
                               8, 0, false});
   globals_ = module.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
@@ -130,6 +130,12 @@ void Maps::define_aggregations() {
                                                  static_cast<uint32_t>(value_size), 0, false}));
     } else {
       uint64_t entry = spec.key_size() + value_size;
+      // As in DTrace, the aggregation buffer asked for must hold at least one entry of each.
+      if (aggsize < entry)
+        throw lang::CompileError({}, lang::ErrTag::None,
+                                 "invalid value for option aggsize: " + std::to_string(aggsize) + " (an entry of @" +
+                                     agg.name + " takes " + std::to_string(entry) + " bytes)",
+                                 false);
       uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
       aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,

@@ -50,7 +50,6 @@ class Maps {
   static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
-  uint32_t ring_bytes() const { return ring_bytes_; }
 
   uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
   uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }
@@ -71,7 +70,6 @@ class Maps {
   llvm::GlobalVariable* scratch_ = nullptr;
   llvm::GlobalVariable* zeroes_ = nullptr;
   uint64_t zeroes_size_ = 8;
-  uint32_t ring_bytes_ = 0;
   std::map<std::pair<lang::VarScope, int>, llvm::GlobalVariable*> assoc_;  // by scope and variable id
   std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
   std::vector<abi::AggregationSpec> specs_;

@@ -200,7 +200,7 @@ class Generator {
     const lang::Program& program = lowering_.program;
     int64_t cpu = program.options.number("cpu");
     if (cpu >= std::max(libbpf_num_possible_cpus(), 1))
-      lang::fail({}, "invalid value for option cpu: there is no CPU " + std::to_string(cpu));
+      lang::fail({}, lang::ErrTag::None, "invalid value for option cpu: there is no CPU " + std::to_string(cpu));
     maps_.define();
     abi::CompiledProgram out;
     out.attach_points = programs_.emit_all();

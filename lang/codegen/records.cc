@@ -67,12 +67,14 @@ void Records::reserve() {
 
 void Records::end_clause(const lang::Clause& clause) {
   if (record_) {
-    // A record the buffer can never hold would skip the clause forever: refuse it now.
-    uint32_t ring = l_.maps.ring_bytes();
-    if (layout().size + kRingRecordOverhead > ring)
-      lang::fail(clause.loc, "the clause for " + layout().probe_description + " records " +
-                                 std::to_string(layout().size) + " bytes, more than the output buffer holds (bufsize=" +
-                                 std::to_string(ring) + "); raise bufsize");
+    // As in DTrace, the buffer asked for must hold every record an enabling makes: a record it
+    // cannot hold would skip the clause forever.
+    int64_t bufsize = l_.program.options.number("bufsize");
+    if (int64_t(layout().size + kRingRecordOverhead) > bufsize)
+      lang::fail(clause.loc, lang::ErrTag::None,
+                 "invalid value for option bufsize: " + std::to_string(bufsize) + " (the clause for " +
+                     layout().probe_description + " records " + std::to_string(layout().size) +
+                     " bytes and the buffer adds " + std::to_string(kRingRecordOverhead) + " to each record)");
     reserve_call_->setArgOperand(1, l_.ir.const64(layout().size));
     l_.ir.helper(BPF_FUNC_ringbuf_submit, {record_, l_.ir.const64(0)});
   }

@@ -65,7 +65,7 @@ Value Strings::from(const Value& value) {
     return text;
   }
   if (value.type->is_pointer()) return from_kernel(value.v, strsize());
-  lang::fail({}, "a value of type " + lang::type_name(value.type) + " used as a string");
+  lang::fail({}, lang::ErrTag::D_UNKNOWN, "a value of type " + lang::type_name(value.type) + " used as a string");
 }
 
 void Strings::copy(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad) {

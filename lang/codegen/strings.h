@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include <linux/bpf.h>
 #include <llvm/IR/Instructions.h>
 
 #include "lang/codegen/ir.h"
@@ -64,6 +65,20 @@ class Strings {
     i->addIncoming(i_next, next);
     b.CreateCondBr(b.CreateICmpULT(i_next, ir.const64(static_cast<int64_t>(n))), head, exit);
     b.SetInsertPoint(exit);
+  }
+  // Runs body(i, context) for i = 0, 1 ... n - 1 in a bpf_loop() callback, until it returns 1
+  // (an i64); `context` is a struct on the caller's stack, which the callback reaches through its
+  // pointer (the second). The verifier checks a callback's body once, where a loop written out
+  // in the program costs it a state per iteration: scans of long strings need it.
+  template <typename Body>
+  void callback_loop(uint64_t n, llvm::Value* context, const char* name, Body body) {
+    Ir& ir = l_.ir;
+    auto& b = ir.b();
+    llvm::Function* callback = ir.module().declare_callback(name);
+    ir.in_subprogram(callback, [&] {
+      b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1)));
+    });
+    ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(n)), callback, context, ir.const64(0)});
   }
   // Inside a loop's body: when `cond` holds, stores `value` into `slot` and leaves for `exit`.
   void leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit);

@@ -80,7 +80,7 @@ class UsdtHook : public UprobeHook {
  private:
   // Unlocated: the code generator places it at the argument's use.
   [[noreturn]] static void refuse(const lang::Probe& probe, int index, const std::string& why) {
-    throw lang::CompileError({}, "arg" + std::to_string(index) + " of " + probe.full_name() + " (\"" +
+    throw lang::CompileError({}, lang::ErrTag::D_ARGS_TYPE, "arg" + std::to_string(index) + " of " + probe.full_name() + " (\"" +
                                      probe.user_site->args[size_t(index)].text + "\") cannot be read: " + why,
                              false);
   }

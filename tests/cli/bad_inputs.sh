@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage: bad_inputs.sh DSCHED BAD_DIR
-# Every BAD_DIR/NAME.d, compiled with `dsched -e -s NAME.d` from inside BAD_DIR, must exit 1 and
-# print exactly NAME.err on standard error (and nothing on standard output).
+# Every BAD_DIR/NAME.d, compiled with `dsched -x errtags -e -s NAME.d` from inside BAD_DIR, must
+# exit 1 and print exactly NAME.err on standard error (and nothing on standard output).
 set -u
 dsched=$1
 cd "$2" || exit 1
@@ -11,7 +11,7 @@ checked=0 failures=0
 for script in *.d; do
   name=${script%.d}
   checked=$((checked + 1))
-  timeout 20 "$dsched" -e -s "$script" >"$stdout" 2>"$actual"
+  timeout 20 "$dsched" -x errtags -e -s "$script" >"$stdout" 2>"$actual"
   status=$?
   problem=""
   [ "$status" -eq 1 ] || problem="exit status $status (expected 1)"

@@ -3,7 +3,9 @@
 # Options that change the output, set each way DTrace allows: flowindent by -F, -x, #pragma D
 # option and setopt(); oformat by -x and #pragma D option; oformat=xml refused; an argument the
 # script never reads is an error unless argref says arguments may go unused; aggpercpu by -x and
-# #pragma D option prints each CPU's value after the total, and JSON holds them under per-cpu.
+# #pragma D option prints each CPU's value after the total, and JSON holds them under per-cpu;
+# sizes below what DTrace takes (strsize under 2, a bufsize or aggsize that cannot hold one record
+# or entry) refused with the option and the value named.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -64,5 +66,24 @@ jq -e --argjson cpus "$cpus" 'select(.["aggregation-data"]) | .["aggregation-dat
 out=$("$dsched" -q -x oformat=json -n "$percpu" 2>/dev/null)
 jq -e 'select(.["aggregation-data"]) | .["aggregation-data"][0] | has("per-cpu") | not' <<<"$out" >/dev/null ||
   fail "JSON without aggpercpu holds per-cpu: $out"
+
+refused() {  # refused WHAT EXPECTED_STDERR DSCHED_ARGS...
+  local what=$1 expected=$2
+  shift 2
+  local err
+  err=$("$dsched" -e "$@" 2>&1 >/dev/null)
+  [ $? -ne 0 ] && grep -qF -- "$expected" <<<"$err" || fail "$what: $err"
+}
+refused "strsize=1" "dsched: invalid value for option strsize: 1 (a string holds at least one character and its NUL)" \
+  -x strsize=1 -n 'BEGIN { exit(0); }'
+refused "bufsize=0" "dsched: invalid value for option bufsize: 0" -x bufsize=0 -n 'BEGIN { exit(0); }'
+# exit(0)'s record: the 16-byte header and the 4-byte status, 8-aligned; the ring adds 8 to it.
+refused "bufsize=31" "invalid value for option bufsize: 31 (the clause for dtrace:::BEGIN records 24 bytes and the buffer adds 8 to each record)" \
+  -x bufsize=31 -n 'BEGIN { exit(0); }'
+"$dsched" -e -x bufsize=32 -n 'BEGIN { exit(0); }' || fail "bufsize=32 holds exit()'s record but was refused"
+# count()'s entry keyed by an int: an 8-byte key and the 8-byte count.
+refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 16 bytes)" \
+  -x aggsize=8 -n 'BEGIN { @c[1] = count(); exit(0); }'
+"$dsched" -e -x aggsize=16 -n 'BEGIN { @c[1] = count(); exit(0); }' || fail "aggsize=16 holds one entry but was refused"
 
 finish

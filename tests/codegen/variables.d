@@ -1,6 +1,7 @@
 /* Globals, associative arrays (assigning 0 deletes), thread-locals and clause-locals. */
 int total;
 self int started;
+uint64_t latency[pid_t];  /* declared, as its first use adds to it */
 
 sched:::wakeup
 {

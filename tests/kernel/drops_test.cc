@@ -105,6 +105,6 @@ TEST_CASE("a clause recording more than the output buffer holds is refused befor
   CHECK_FALSE(r.timed_out);
   CHECK(r.status == 1);
   CHECK(r.out.empty());
-  CHECK(r.err.find("the clause for profile:::tick-1ms records 4112 bytes, more than the output buffer holds "
-                   "(bufsize=4096); raise bufsize") != std::string::npos);
+  CHECK(r.err.find("invalid value for option bufsize: 4096 (the clause for profile:::tick-1ms records 4112 bytes "
+                   "and the buffer adds 8 to each record)") != std::string::npos);
 }

@@ -33,7 +33,7 @@ TEST_CASE("global scalars hold integers and strings; undeclared and declared one
 }
 
 TEST_CASE("globals keep their values from one firing to the next") {
-  CHECK(quiet_output("tick-10ms { n++; total += n; last = probename; } "
+  CHECK(quiet_output("int total; tick-10ms { n++; total += n; last = probename; } "
                      "tick-10ms /n == 4/ { printf(\"%d %d %s\\n\", n, total, last); exit(0); }") ==
         "4 10 tick-10ms\n\n");
 }
@@ -51,7 +51,7 @@ TEST_CASE("associative arrays take tuple keys of integers and strings; assigning
 TEST_CASE("assigning 0 frees the element: many short-lived keys fit in a tiny dynamic variable space") {
   // 400 distinct keys, each deleted in the clause that made it: nothing accumulates, so no drops.
   const std::string churn =
-      "int n; tick-1ms { a[n] = n + 1; sum += a[n]; a[n] = 0; n++; } "
+      "int n, sum; tick-1ms { a[n] = n + 1; sum += a[n]; a[n] = 0; n++; } "
       "tick-1ms /n == 400/ { printf(\"%d %d\\n\", sum, a[5]); exit(0); }";
   RunResult freed = run_dsched({"-q", "-x", "dynvarsize=1k", "-n", churn}, std::chrono::seconds(20));
   CHECK(freed.status == 0);

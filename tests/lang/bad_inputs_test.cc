@@ -1,4 +1,5 @@
-// tests/lang/bad/NAME.d must fail to compile with exactly NAME.err (what dsched prints on stderr).
+// tests/lang/bad/NAME.d must fail to compile with exactly NAME.err (what dsched prints on stderr
+// with -x errtags: DTrace's tag of each error is part of what is checked).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,13 +21,17 @@ TEST_CASE("every bad input fails with its expected message") {
     if (entry.path().extension() == ".d") scripts.push_back(entry.path());
   std::sort(scripts.begin(), scripts.end());
   CHECK(scripts.size() >= 40);
+  FrontendOptions with_tags;
+  dsched::abi::OptionValue on;
+  on.number = 1;
+  with_tags.cli_options.set("errtags", on);
   for (const auto& script : scripts) {
     std::string name = script.filename().string();
     CAPTURE(name);
     std::filesystem::path expected_path = script;
     expected_path.replace_extension(".err");
     REQUIRE(std::filesystem::exists(expected_path));
-    CheckResult r = dsched::lang::test::compile_text(read_file(script), name);
+    CheckResult r = dsched::lang::test::compile_text(read_file(script), name, with_tags);
     CHECK(r.program == nullptr);
     CHECK(r.error + "\n" == read_file(expected_path));
   }

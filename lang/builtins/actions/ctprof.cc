@@ -24,7 +24,7 @@ class CtprofFunction : public Action {
       const Expr& flags = *call->operands.back();
       if (flags.kind == ExprKind::StringLiteral)
         if (std::string error = flags_error_(flags.text); !error.empty())
-          fail(flags.loc, std::string(name()) + "(): " + error);
+          fail(flags.loc, ErrTag::D_PROTO_ARG, std::string(name()) + "(): " + error);
     }
     set_void(c, *call);
   }

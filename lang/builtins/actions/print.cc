@@ -209,10 +209,10 @@ class Print : public Action {
     const Type* t = arg.type;
     bool printable = t->is_scalar() || t->is_string() || t->is_record() || t->is_array() || t->kind == TypeKind::Float;
     if (!printable || t->size == 0)
-      fail(arg.loc, "print( ) argument #1 has type " + type_name(t) + " with size " + std::to_string(t->size) +
+      fail(arg.loc, ErrTag::D_UNKNOWN, "print( ) argument #1 has type " + type_name(t) + " with size " + std::to_string(t->size) +
                         ": cannot print( ) this type");
     if (t->size > kMaxSize)
-      fail(arg.loc, "print( ) argument #1 has type " + type_name(t) + " of " + std::to_string(t->size) +
+      fail(arg.loc, ErrTag::D_UNKNOWN, "print( ) argument #1 has type " + type_name(t) + " of " + std::to_string(t->size) +
                         " bytes: print( ) records at most " + std::to_string(kMaxSize));
     set_void(c, *call);
   }

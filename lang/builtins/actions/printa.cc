@@ -17,7 +17,7 @@ class Printa : public Action {
     if (args[0]->kind == ExprKind::StringLiteral) {
       c.value(args[0]);
       first = 1;
-      if (args.size() < 2) fail(call->loc, "printa() needs an aggregation after its format");
+      if (args.size() < 2) fail(call->loc, ErrTag::D_PRINTA_PROTO, "printa() needs an aggregation after its format");
     }
     const Aggregation* target = nullptr;
     for (size_t i = first; i < args.size(); ++i) {
@@ -27,7 +27,7 @@ class Printa : public Action {
       bool same = target->key_types.size() == agg.key_types.size();
       for (size_t k = 0; same && k < agg.key_types.size(); ++k)
         same = target->key_types[k]->is_string() == agg.key_types[k]->is_string();
-      if (!same) fail(args[i]->loc, "printa(): @" + agg.name + " and @" + target->name + " have different keys");
+      if (!same) fail(args[i]->loc, ErrTag::D_PRINTA_AGGKEY, "printa(): @" + agg.name + " and @" + target->name + " have different keys");
     }
     if (first == 1) c.format(*call, 0, target);
     set_void(c, *call);

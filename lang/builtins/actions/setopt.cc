@@ -21,7 +21,7 @@ class Setopt : public Action {
     }
     abi::OptionValue parsed;
     std::string error;
-    if (!abi::parse_option(call->operand(0)->text, value, &parsed, &error)) fail(call->loc, error);
+    if (!abi::parse_option(call->operand(0)->text, value, &parsed, &error)) fail(call->loc, ErrTag::D_PRAGMA_OPTSET, error);
     set_void(c, *call);
   }
 

@@ -51,7 +51,7 @@ class JavaStack : public NamedFunction {
  public:
   JavaStack() : NamedFunction("jstack", {0, 2}) {}
   void check(Checker&, ExprPtr& call) const override {
-    fail(call->loc, "jstack() is not supported: it needs the Java VM's ustack helper, which Linux does not have; "
+    fail(call->loc, ErrTag::D_UNKNOWN, "jstack() is not supported: it needs the Java VM's ustack helper, which Linux does not have; "
                     "use ustack() for the native frames");
   }
   codegen::Value lower(codegen::Lowering&, const Expr& call) const override { return no_value(call); }

@@ -15,7 +15,7 @@ class Trace : public Action {
     c.value(arg);
     if (arg->type->is_char_sequence() && arg->type->is_array()) c.to_string(arg);
     if (arg->type->is_record() || arg->type->is_array())
-      fail(arg->loc, "trace() cannot record " + type_name(arg->type));
+      fail(arg->loc, ErrTag::D_TRACE_DYN, "trace() cannot record " + type_name(arg->type));
     set_void(c, *call);
   }
 

@@ -39,24 +39,24 @@ class Llquantize : public Histogram {
 
   void check_params(std::vector<int64_t>& params, SourceRange where) const override {
     int64_t factor = params[0], low = params[1], high = params[2], steps = params[3];
-    if (factor < 2 || factor > UINT16_MAX) fail(where, "llquantize() factor must be between 2 and 65535");
+    if (factor < 2 || factor > UINT16_MAX) fail(where, ErrTag::D_LLQUANT_FACTORVAL, "llquantize() factor must be between 2 and 65535");
     if (low < 0 || low > UINT16_MAX || high > UINT16_MAX)
-      fail(where, "llquantize() magnitudes must be between 0 and 65535");
-    if (high < low) fail(where, "llquantize() high magnitude must be at least the low magnitude");
+      fail(where, ErrTag::D_LLQUANT_LOWVAL, "llquantize() magnitudes must be between 0 and 65535");
+    if (high < low) fail(where, ErrTag::D_LLQUANT_MAGRANGE, "llquantize() high magnitude must be at least the low magnitude");
     unsigned __int128 top = 1;
     for (int64_t m = 0; m <= high; ++m) {
       top *= uint64_t(factor);
-      if (top > uint64_t(INT64_MAX)) fail(where, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
+      if (top > uint64_t(INT64_MAX)) fail(where, ErrTag::D_LLQUANT_MAGTOOBIG, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
     }
-    if (steps < 1 || steps > UINT16_MAX) fail(where, "llquantize() steps must be between 1 and 65535");
+    if (steps < 1 || steps > UINT16_MAX) fail(where, ErrTag::D_LLQUANT_NSTEPVAL, "llquantize() steps must be between 1 and 65535");
     if (steps < factor && factor % steps != 0)
-      fail(where, "llquantize() steps must divide the factor when they are fewer than it");
+      fail(where, ErrTag::D_LLQUANT_FACTOREVEN, "llquantize() steps must divide the factor when they are fewer than it");
     if (steps > factor) {
-      if (steps % factor != 0) fail(where, "llquantize() steps must be a multiple of the factor when they are more");
+      if (steps % factor != 0) fail(where, ErrTag::D_LLQUANT_FACTOREVEN, "llquantize() steps must be a multiple of the factor when they are more");
       unsigned __int128 first = 1;  // factor^(low+1), at least factor^2
       for (int64_t m = 0; m <= std::max<int64_t>(low, 1); ++m) first *= uint64_t(factor);
       if (first % uint64_t(steps) != 0)
-        fail(where, "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
+        fail(where, ErrTag::D_LLQUANT_FACTORSMALL, "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
     }
   }
 

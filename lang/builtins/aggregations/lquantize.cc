@@ -25,13 +25,13 @@ class Lquantize : public Histogram {
     if (params.size() == 2) params.push_back(1);
     int64_t base = params[0], limit = params[1], step = params[2];
     if (base < INT32_MIN || base > INT32_MAX || limit < INT32_MIN || limit > INT32_MAX)
-      fail(where, "lquantize() base and limit must fit in 32 bits");
-    if (step <= 0) fail(where, "lquantize() step must be positive");
-    if (step > UINT16_MAX) fail(where, "lquantize() step must be at most 65535");
-    if (limit <= base) fail(where, "lquantize() limit must be greater than base");
+      fail(where, ErrTag::D_LQUANT_BASEVAL, "lquantize() base and limit must fit in 32 bits");
+    if (step <= 0) fail(where, ErrTag::D_LQUANT_STEPVAL, "lquantize() step must be positive");
+    if (step > UINT16_MAX) fail(where, ErrTag::D_LQUANT_STEPVAL, "lquantize() step must be at most 65535");
+    if (limit <= base) fail(where, ErrTag::D_LQUANT_MISMATCH, "lquantize() limit must be greater than base");
     int64_t levels = (limit - base) / step;
-    if (levels == 0) fail(where, "lquantize() step is larger than limit - base: there is no level");
-    if (levels > UINT16_MAX) fail(where, "lquantize() has too many levels (at most 65535)");
+    if (levels == 0) fail(where, ErrTag::D_LQUANT_STEPLARGE, "lquantize() step is larger than limit - base: there is no level");
+    if (levels > UINT16_MAX) fail(where, ErrTag::D_LQUANT_STEPSMALL, "lquantize() has too many levels (at most 65535)");
   }
 
   size_t value_words(std::span<const int64_t> params) const override { return size_t(Params(params).levels() + 2); }

@@ -62,7 +62,7 @@ class Copyin : public CopyFunction {
     CopyFunction::check(c, call);
     const Expr& size = *call->operand(1);
     if (size.kind == ExprKind::IntLiteral && size.value > kLargestCopy)
-      fail(size.loc, "copyin() of " + std::to_string(size.value) + " bytes: at most " + std::to_string(kLargestCopy) +
+      fail(size.loc, ErrTag::D_PROTO_ARG, "copyin() of " + std::to_string(size.value) + " bytes: at most " + std::to_string(kLargestCopy) +
                          " bytes fit in scratch memory");
   }
 

@@ -31,7 +31,7 @@ class LockPredicate : public Subroutine {
     c.scalar(call->operands[0], call->text + "() lock");
     std::string want = std::string("struct ") + lock() + " *";
     if (type_name(call->operand(0)->type) != want)
-      fail(call->operand(0)->loc, call->text + "() takes a " + want + ", not " + type_name(call->operand(0)->type));
+      fail(call->operand(0)->loc, ErrTag::D_PROTO_ARG, call->text + "() takes a " + want + ", not " + type_name(call->operand(0)->type));
     call->type = question_ == Question::Owner ? c.type("struct task_struct *", call->loc) : c.types().integer(4, true);
   }
 
@@ -42,7 +42,7 @@ class LockPredicate : public Subroutine {
       return {ir.const64(question_ == Question::Adaptive), call.type};
     const Type* record = l.program.types->kernel_record(TypeKind::Struct, lock(), nullptr);
     auto member = record ? record->find_member(word()) : std::nullopt;
-    if (!member) fail(call.loc, std::string("this kernel's struct ") + lock() + " has no member " + word());
+    if (!member) fail(call.loc, ErrTag::D_UNKNOWN, std::string("this kernel's struct ") + lock() + " has no member " + word());
     llvm::Value* address = b.CreateAdd(l.exprs.eval_int(*call.operand(0)), ir.const64(int64_t(member->offset_bits / 8)));
     llvm::Value* value = l.exprs.read_kernel(address, 8, l.program.types->integer(8, false));
     llvm::Value* owner = b.CreateAnd(value, ir.const64(~kMutexFlags));
@@ -68,7 +68,7 @@ class RwIswriter : public Subroutine {
  public:
   RwIswriter() : Subroutine("rw_iswriter", {1, 1}) {}
   void check(Checker&, ExprPtr& call) const override {
-    fail(call->loc,
+    fail(call->loc, ErrTag::D_UNKNOWN,
          "rw_iswriter() is not available on Linux: a rw_semaphore does not record whether a writer waits for it; "
          "rw_write_held() tells whether a writer holds it");
   }

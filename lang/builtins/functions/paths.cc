@@ -87,43 +87,57 @@ class Cleanpath : public PathFunction {
   Value lower(Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
-    Value s = l.strings.from(l.exprs.eval(*call.operand(0)));
-    Value out = l.strings.fresh();
+    Value text = l.strings.from(l.exprs.eval(*call.operand(0)));
+    Value result = l.strings.fresh();
     uint64_t size = l.program.options.strsize();
     uint64_t slashes_size = size / 2 + 1;
     // Its words live in scratch: several calls in one clause would not fit on the BPF stack.
-    llvm::Value* words = l.firing.scratch((slashes_size + 4) * 8);
-    llvm::Value* state = words;
-    llvm::Value* j = ir.offset_ptr(words, 8);     // next output position
-    llvm::Value* top = ir.offset_ptr(words, 16);  // slashes written and not taken back
-    llvm::Value* unused = ir.offset_ptr(words, 24);
-    llvm::Value* slashes = ir.offset_ptr(words, 32);
-    for (llvm::Value* slot : {state, j, top}) b.CreateStore(ir.const64(0), slot);
-    auto load = [&](llvm::Value* slot) { return b.CreateLoad(ir.i64(), slot); };
-    auto is = [&](llvm::Value* v, int64_t x) { return b.CreateICmpEQ(v, ir.const64(x)); };
-    auto set_state = [&](State x) { b.CreateStore(ir.const64(x), state); };
-    auto emit = [&](llvm::Value* ch) {
-      llvm::Value* at = load(j);
-      b.CreateStore(b.CreateTrunc(ch, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(at, size)));
-      b.CreateStore(b.CreateAdd(at, ir.const64(1)), j);
-    };
-    auto emit_slash = [&] {
-      llvm::Value* t = load(top);
-      b.CreateStore(load(j), b.CreateInBoundsGEP(ir.i64(), slashes, ir.bounded(t, slashes_size)));
-      b.CreateStore(b.CreateAdd(t, ir.const64(1)), top);
-      emit(ir.const64('/'));
-    };
-    // Writes the component start seen so far ("/", "/.", "/..") and `c`, and goes back to text.
-    auto emit_pending = [&](int dots, llvm::Value* c) {
-      emit_slash();
-      for (int i = 0; i < dots; ++i) emit(ir.const64('.'));
-      emit(c);
-      set_state(kText);
-    };
-    llvm::BasicBlock* done = ir.new_block("cleanpath.done");
-    l.strings.loop(s.capacity, done, [&](llvm::Value* i) {
-      // Room for "/..c" and the NUL, as DTrace leaves.
-      l.strings.leave_when(b.CreateICmpUGE(b.CreateAdd(load(j), ir.const64(5)), ir.const64(size)), unused, i, done);
+    llvm::Value* scratch_words = l.firing.scratch((slashes_size + 3) * 8);
+    for (uint64_t w = 0; w < 3; ++w) b.CreateStore(ir.const64(0), ir.offset_ptr(scratch_words, w * 8));
+    // The path is read in a bpf_loop() callback, which reaches the text, the output and the
+    // words through a context on the stack.
+    auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), ir.ptr()});
+    llvm::Value* context = ir.entry_alloca(type);
+    b.CreateLifetimeStart(context);
+    b.CreateStore(text.v, b.CreateStructGEP(type, context, 0));
+    b.CreateStore(result.v, b.CreateStructGEP(type, context, 1));
+    b.CreateStore(scratch_words, b.CreateStructGEP(type, context, 2));
+    l.strings.callback_loop(text.capacity, context, "cleanpath", [&](llvm::Value* i, llvm::Value* shared) {
+      Value s{b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 0)), text.type, text.capacity};
+      Value out{b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 1)), result.type, result.capacity};
+      llvm::Value* words = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 2));
+      llvm::Value* state = words;
+      llvm::Value* j = ir.offset_ptr(words, 8);     // next output position
+      llvm::Value* top = ir.offset_ptr(words, 16);  // slashes written and not taken back
+      llvm::Value* slashes = ir.offset_ptr(words, 24);
+      auto load = [&](llvm::Value* slot) { return b.CreateLoad(ir.i64(), slot); };
+      auto is = [&](llvm::Value* v, int64_t x) { return b.CreateICmpEQ(v, ir.const64(x)); };
+      auto set_state = [&](State x) { b.CreateStore(ir.const64(x), state); };
+      auto emit = [&](llvm::Value* ch) {
+        llvm::Value* at = load(j);
+        b.CreateStore(b.CreateTrunc(ch, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(at, size)));
+        b.CreateStore(b.CreateAdd(at, ir.const64(1)), j);
+      };
+      auto emit_slash = [&] {
+        llvm::Value* t = load(top);
+        b.CreateStore(load(j), b.CreateInBoundsGEP(ir.i64(), slashes, ir.bounded(t, slashes_size)));
+        b.CreateStore(b.CreateAdd(t, ir.const64(1)), top);
+        emit(ir.const64('/'));
+      };
+      // Writes the component start seen so far ("/", "/.", "/..") and `c`, and goes back to text.
+      auto emit_pending = [&](int dots, llvm::Value* c) {
+        emit_slash();
+        for (int i = 0; i < dots; ++i) emit(ir.const64('.'));
+        emit(c);
+        set_state(kText);
+      };
+      // Room for "/..c" and the NUL, as DTrace leaves: with less, the scan stops.
+      llvm::BasicBlock* room = ir.new_block("cleanpath.room");
+      llvm::BasicBlock* full = ir.new_block("cleanpath.full");
+      b.CreateCondBr(b.CreateICmpUGE(b.CreateAdd(load(j), ir.const64(5)), ir.const64(size)), full, room);
+      b.SetInsertPoint(full);
+      b.CreateRet(ir.const64(1));
+      b.SetInsertPoint(room);
       llvm::Value* c = l.strings.byte_at(s, i);
       llvm::Value* now = load(state);
       llvm::Value* slash = is(c, '/');
@@ -159,14 +173,19 @@ class Cleanpath : public PathFunction {
           set_state(kSlash);
         });
       });
-      l.strings.leave_when(is(c, 0), unused, i, done);
+      return ir.widen(is(c, 0));  // the NUL ends the path
     });
-    // The output may have been taken back: clear everything from its end on.
-    llvm::Value* end = load(j);
-    l.strings.loop(size, ir.new_block("cleanpath.cleared"), [&](llvm::Value* k) {
-      ir.when(b.CreateICmpUGE(k, end), [&] { b.CreateStore(b.getInt8(0), b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(k, size))); });
+    // The output may have been taken back: clear everything from its end (word 1) on.
+    l.strings.callback_loop(size, context, "cleanpath_clear", [&](llvm::Value* k, llvm::Value* shared) {
+      llvm::Value* out = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 1));
+      llvm::Value* words = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, shared, 2));
+      llvm::Value* end = b.CreateLoad(ir.i64(), ir.offset_ptr(words, 8));
+      ir.when(b.CreateICmpUGE(k, end),
+              [&] { b.CreateStore(b.getInt8(0), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(k, size))); });
+      return ir.const64(0);
     });
-    return out;
+    b.CreateLifetimeEnd(context);
+    return result;
   }
 };
 

@@ -14,7 +14,7 @@ class Stringof : public Subroutine {
     c.value(call->operands[0]);
     const Type* t = call->operand(0)->type;
     if (!t->is_string() && !t->is_char_sequence() && !t->is_pointer())
-      fail(call->loc, "stringof() needs a string, a char array or a pointer, not " + type_name(t));
+      fail(call->loc, ErrTag::D_STRINGOF_TYPE, "stringof() needs a string, a char array or a pointer, not " + type_name(t));
     ExprPtr converted = std::move(call->operands[0]);
     c.to_string(converted);
     converted->loc = call->loc;
@@ -22,7 +22,7 @@ class Stringof : public Subroutine {
   }
 
   codegen::Value lower(codegen::Lowering&, const Expr& call) const override {
-    fail(call.loc, "internal error: stringof() is lowered as a conversion");
+    fail(call.loc, ErrTag::D_UNKNOWN, "internal error: stringof() is lowered as a conversion");
   }
 };
 

@@ -109,20 +109,37 @@ class Strchr : public StringFunction {
   bool last_;
 };
 
-// An i1: whether s holds the `needle_length` bytes of `needle` from byte `start` on.
+// An i64 0/1: whether s holds the `needle_length` bytes of `needle` from byte `start` on, compared
+// in a loop of their own that stops at the needle's end or at the first difference.
 llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
                         llvm::Value* start) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  llvm::Value* mismatch = ir.stack_slot();
-  b.CreateStore(ir.const64(0), mismatch);
-  l.strings.loop(needle.capacity, ir.new_block("match.inner"), [&](llvm::Value* j) {
-    ir.when(b.CreateICmpULT(j, needle_length), [&] {
-      llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(s, b.CreateAdd(start, j)), l.strings.byte_at(needle, j));
-      ir.when(differs, [&] { b.CreateStore(ir.const64(1), mismatch); });
-    });
+  enum Field : unsigned { kText, kNeedle, kNeedleLength, kStart, kMatched };
+  llvm::Type* i64 = ir.i64();
+  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64});
+  llvm::Value* context = ir.entry_alloca(type);
+  // The context lives only for this search: calls in one program share its stack space.
+  b.CreateLifetimeStart(context);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
+  b.CreateStore(s.v, field(context, kText));
+  b.CreateStore(needle.v, field(context, kNeedle));
+  b.CreateStore(needle_length, field(context, kNeedleLength));
+  b.CreateStore(start, field(context, kStart));
+  b.CreateStore(ir.const64(1), field(context, kMatched));
+  l.strings.callback_loop(needle.capacity, context, "match_at", [&](llvm::Value* j, llvm::Value* c) {
+    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
+    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
+    llvm::Value* at = b.CreateAdd(b.CreateLoad(i64, field(c, kStart)), j);
+    llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(text, at), l.strings.byte_at(pattern, j));
+    llvm::Value* past_needle = b.CreateICmpUGE(j, b.CreateLoad(i64, field(c, kNeedleLength)));
+    llvm::Value* mismatch = b.CreateAnd(b.CreateNot(past_needle), differs);
+    ir.when(mismatch, [&] { b.CreateStore(ir.const64(0), field(c, kMatched)); });
+    return ir.widen(b.CreateOr(past_needle, mismatch));
   });
-  return b.CreateICmpEQ(b.CreateLoad(ir.i64(), mismatch), ir.const64(0));
+  llvm::Value* matched = b.CreateLoad(i64, field(context, kMatched));
+  b.CreateLifetimeEnd(context);
+  return matched;
 }
 
 // The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
@@ -131,43 +148,48 @@ llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::V
   auto& b = ir.b();
   llvm::Value* length = l.strings.length(s);
   llvm::Value* needle_length = l.strings.length(needle);
-  llvm::Value* found = ir.stack_slot();
-  b.CreateStore(ir.const64(-1), found);
-  llvm::BasicBlock* done = ir.new_block("find.done");
-  l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-    llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
-    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, from), b.CreateICmpSLE(start, to));
-    llvm::Value* fits = b.CreateICmpULE(b.CreateAdd(start, needle_length), length);
-    llvm::Value* hit = b.CreateAnd(b.CreateAnd(in_range, fits), matches);
-    if (last)
-      ir.when(hit, [&] { b.CreateStore(start, found); });
-    else
-      l.strings.leave_when(hit, found, start, done);
+  // The texts, the needle's length, the range of starts that fit, and the result.
+  enum Field : unsigned { kText, kNeedle, kNeedleLength, kFrom, kTo, kFound };
+  llvm::Type* i64 = ir.i64();
+  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64, i64});
+  llvm::Value* context = ir.entry_alloca(type);
+  // The context lives only for this search: calls in one program share its stack space.
+  b.CreateLifetimeStart(context);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
+  llvm::Value* last_fit = b.CreateSub(length, needle_length);
+  b.CreateStore(s.v, field(context, kText));
+  b.CreateStore(needle.v, field(context, kNeedle));
+  b.CreateStore(needle_length, field(context, kNeedleLength));
+  b.CreateStore(from, field(context, kFrom));
+  b.CreateStore(b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), field(context, kTo));
+  b.CreateStore(ir.const64(-1), field(context, kFound));
+  l.strings.callback_loop(s.capacity, context, last ? "find_last" : "find_first", [&](llvm::Value* start, llvm::Value* c) {
+    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
+    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
+    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(i64, field(c, kFrom))),
+                                        b.CreateICmpSLE(start, b.CreateLoad(i64, field(c, kTo))));
+    llvm::Value* stop = ir.stack_slot();
+    b.CreateStore(ir.const64(0), stop);
+    ir.when(in_range, [&] {
+      llvm::Value* matched = matches_at(l, text, pattern, b.CreateLoad(i64, field(c, kNeedleLength)), start);
+      ir.when(ir.truth(matched), [&] {
+        b.CreateStore(start, field(c, kFound));
+        if (!last) b.CreateStore(ir.const64(1), stop);  // the first match ends the loop
+      });
+    });
+    return b.CreateLoad(i64, stop);
   });
-  b.SetInsertPoint(done);
-  return b.CreateLoad(ir.i64(), found);
+  llvm::Value* found = b.CreateLoad(i64, field(context, kFound));
+  b.CreateLifetimeEnd(context);
+  return found;
 }
 
 class Strstr : public StringFunction {
  public:
   Strstr() : StringFunction("strstr", {2, 2}, "ss") {}
   Value lower(Lowering& l, const Expr& call) const override {
-    codegen::Ir& ir = l.ir;
-    auto& b = ir.b();
     Value s = text_arg(l, call, 0), needle = text_arg(l, call, 1);
-    llvm::Value* needle_length = l.strings.length(needle);
-    llvm::Value* found = ir.stack_slot();
-    b.CreateStore(ir.const64(-1), found);
-    llvm::BasicBlock* done = ir.new_block("strstr.done");
-    l.strings.loop(s.capacity, done, [&](llvm::Value* start) {
-      llvm::Value* matches = matches_at(l, s, needle, needle_length, start);
-      llvm::Value* fits =
-          b.CreateICmpULE(b.CreateAdd(start, needle_length), ir.const64(static_cast<int64_t>(s.capacity)));
-      llvm::Value* hit = b.CreateAnd(fits, matches);
-      l.strings.leave_when(hit, found, start, done);
-    });
-    b.SetInsertPoint(done);
-    return suffix_from(l, s, b.CreateLoad(ir.i64(), found));
+    return suffix_from(l, s, find_text(l, s, needle, l.ir.const64(0), l.strings.length(s), false));
   }
 };
 

@@ -31,7 +31,7 @@ class Strtok : public Subroutine {
     const Type* text = call->operand(0)->type;
     if (text->is_char_sequence()) c.to_string(call->operands[0]);
     if (!is_null_constant(*call->operand(0)) && !call->operand(0)->type->is_string())
-      fail(call->operand(0)->loc, "strtok() argument must be a string or NULL, not " + type_name(text));
+      fail(call->operand(0)->loc, ErrTag::D_PROTO_ARG, "strtok() argument must be a string or NULL, not " + type_name(text));
     check_string_arg(c, *call, 1);
     call->type = c.types().string_type();
   }

@@ -20,7 +20,7 @@ class Curcpu : public NamedVariable {
  public:
   Curcpu() : NamedVariable("curcpu", "cpuinfo_t *") {}
   std::optional<Translation> translation() const override { return Translation{"cpuinfo_t", "cpu"}; }
-  codegen::Value lower(codegen::Lowering&, const Expr& use) const override { fail(use.loc, "curcpu is translated"); }
+  codegen::Value lower(codegen::Lowering&, const Expr& use) const override { fail(use.loc, ErrTag::D_UNKNOWN, "curcpu is translated"); }
 };
 
 const Registered<Cpu> cpu;

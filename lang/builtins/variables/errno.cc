@@ -14,10 +14,10 @@ class Errno : public NamedVariable {
   Errno() : NamedVariable("errno", "int") {}
   void check(Checker& checker, const Expr& use) const override {
     const std::vector<const Probe*>& probes = checker.clause_probes();
-    if (probes.empty()) fail(use.loc, "errno is only available in syscall:::return clauses");
+    if (probes.empty()) fail(use.loc, ErrTag::D_UNKNOWN, "errno is only available in syscall:::return clauses");
     for (const Probe* probe : probes)
       if (!probe->owner->observes_errno(*probe))
-        fail(use.loc, "errno has no value in " + probe->full_name() +
+        fail(use.loc, ErrTag::D_UNKNOWN, "errno has no value in " + probe->full_name() +
                           ": only syscall:::return probes observe system call errors");
   }
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {

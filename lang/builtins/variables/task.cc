@@ -76,7 +76,7 @@ class TranslatedTask : public NamedVariable {
   TranslatedTask(std::string_view name, const char* type, const char* output)
       : NamedVariable(name, type), output_(output) {}
   std::optional<Translation> translation() const override { return Translation{output_, "curthread"}; }
-  Value lower(Lowering&, const Expr& use) const override { fail(use.loc, std::string(name()) + " is translated"); }
+  Value lower(Lowering&, const Expr& use) const override { fail(use.loc, ErrTag::D_UNKNOWN, std::string(name()) + " is translated"); }
 
  private:
   const char* output_;

@@ -18,7 +18,7 @@ class Uregs : public NamedVariable {
     const Expr& index = *use.operand(0);
     if (index.kind != ExprKind::IntLiteral) return;
     if (int64_t(index.value) < 0 || int64_t(index.value) >= codegen::kUserRegisterWords)
-      fail(index.loc, "uregs[" + std::to_string(int64_t(index.value)) +
+      fail(index.loc, ErrTag::D_REGS_IDX, "uregs[" + std::to_string(int64_t(index.value)) +
                           "]: Linux saves only R_R15 (0) to R_SS (20) of a thread's user registers");
   }
 

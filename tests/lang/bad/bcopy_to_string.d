@@ -1,0 +1,4 @@
+BEGIN
+{
+	bcopy(&curthread->comm[0], "text", 4);
+}

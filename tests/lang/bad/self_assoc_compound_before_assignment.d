@@ -1,0 +1,4 @@
+BEGIN
+{
+	self->bytes[1] -= 1;
+}
