@@ -66,6 +66,17 @@ bool is_d_object(const Expr& e) {
   }
 }
 
+const Expr* stored_through(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Unary: return e.unary_op == UnaryOp::Deref ? e.operand(0) : nullptr;
+    case ExprKind::Member: return e.arrow ? e.operand(0) : stored_through(*e.operand(0));
+    case ExprKind::Index:
+      if (e.operand(0)->type->is_pointer()) return e.operand(0);
+      return e.operand(0)->type->is_array() ? stored_through(*e.operand(0)) : nullptr;
+    default: return nullptr;
+  }
+}
+
 ExprPtr make_expr(ExprKind kind, SourceRange loc) { return std::make_unique<Expr>(kind, loc); }
 
 ExprPtr make_int(uint64_t value, const Type* type, SourceRange loc) {

@@ -117,6 +117,9 @@ struct Expr {
 // Whether a typed expression names memory of a D variable: a struct or array held in one, or a
 // member or element of it (rather than kernel memory).
 bool is_d_object(const Expr& e);
+// The pointer through which a checked location is reached when it is not a D variable or a part
+// of one (*p, p[i], p->m, p->a[i]); null otherwise.
+const Expr* stored_through(const Expr& e);
 // Whether a checked expression is C's null pointer constant: 0 or NULL.
 inline bool is_null_constant(const Expr& e) {
   return e.kind == ExprKind::IntLiteral && e.value == 0 && e.type && e.type->is_scalar();

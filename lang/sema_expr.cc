@@ -129,6 +129,7 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
   const Type* from = value->type;
   if (target->is_string()) {
     if (from->is_char_sequence()) to_string(value);
+    if (value->kind == ExprKind::IntLiteral && value->value == 0) return;  // clears it, as for a struct
     if (!value->type->is_string())
       fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to a string variable");
     return;
@@ -669,7 +670,9 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       return d_object_lvalue(target);
     }
     case ExprKind::Member:
-      if (!target->arrow) return d_object_lvalue(target);
+      return d_object_lvalue(target);
+    case ExprKind::Unary:
+      if (target->unary_op == UnaryOp::Deref) return d_object_lvalue(target);
       break;
     default:
       break;
@@ -677,11 +680,32 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
   fail(target->loc, ErrTag::D_OP_LVAL, "cannot assign here: only D variables (x, a[k], self->x, this->x) can be modified");
 }
 
-// A member or element of a struct or array held in a D variable (x.a, a[1], self->s.b[2]).
+// Whether a pointer is the value of a D variable (or of a part of one), possibly cast or
+// stepped: DTrace lets a clause store through such a pointer, never through one the kernel gave.
+static bool held_in_d_variable(const Expr& p) {
+  switch (p.kind) {
+    case ExprKind::Variable: return true;
+    case ExprKind::Cast: return held_in_d_variable(*p.operand(0));
+    case ExprKind::Binary: return held_in_d_variable(*p.operand(p.operand(0)->type->is_pointer() ? 0 : 1));
+    case ExprKind::Member: return !p.arrow && is_d_object(*p.operand(0));
+    case ExprKind::Index: return p.operand(0)->type->is_array() && is_d_object(*p.operand(0));
+    default: return false;
+  }
+}
+
+// A member or element of a struct or array held in a D variable (x.a, a[1], self->s.b[2]), or
+// memory reached through a pointer a D variable holds (*p, p[1], p->m): a store there must land
+// in scratch the clause allocated, which is checked when it runs.
 void Sema::d_object_lvalue(ExprPtr& target) {
   check_value(target);
-  if (!is_d_object(*target))
+  if (is_d_object(*target)) return;
+  const Expr* pointer = stored_through(*target);
+  if (!pointer)
     fail(target->loc, ErrTag::D_OP_LVAL, "cannot assign here: only D variables (x, a[k], self->x, this->x) and their members can be modified");
+  if (!held_in_d_variable(*pointer))
+    fail(target->loc, ErrTag::D_OP_WRITE, "cannot assign here: kernel memory is not writable; only memory from alloca() can be written through a pointer");
+  if (!target->type->is_scalar() || (target->kind == ExprKind::Member && target->bitfield_bits))
+    fail(target->loc, ErrTag::D_OP_INCOMPAT, "only an integer or a pointer can be stored through a pointer, not " + describe(target->type));
 }
 
 // The name of the D variable that assigning to `target` would create ("x", "self->x", "a" for

@@ -98,8 +98,7 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
 }
 
 // Applies compound assignment operator `op` or ++/-- to the current value of a variable.
-Value update(Lowering& l, const lang::Expr& target, BinaryOp op, const Value& operand) {
-  Value current = l.variables.load(target);
+Value update(Lowering& l, const Value& current, const lang::Expr& target, BinaryOp op, const Value& operand) {
   llvm::Value* v = arithmetic(l, op, current.v, operand.v, target.type, target.type, operand.type);
   if (!v) lang::fail(target.loc, lang::ErrTag::D_UNKNOWN, "this compound assignment is not supported");
   return {v, target.type};
@@ -174,11 +173,24 @@ Value Exprs::unary(const lang::Expr& e) {
 
 Value Exprs::incdec(const lang::Expr& e) {
   const lang::Expr& target = *e.operand(0);
-  Value before = l_.variables.load(target);
+  Value before = target_value(target);
   Value one{l_.ir.const64(1), l_.program.types->integer(4, true)};
-  Value after = update(l_, target, e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
-  l_.variables.store(target, after);
+  Value after = update(l_, before, target, e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
+  store(target, after);
   return e.prefix ? after : before;
+}
+
+Value Exprs::target_value(const lang::Expr& target) {
+  return lang::stored_through(target) ? kernel_object(target) : l_.variables.load(target);
+}
+
+void Exprs::store(const lang::Expr& target, const Value& value) {
+  if (!lang::stored_through(target)) return l_.variables.store(target, value);
+  // Only scratch the clause allocated may be written: DTrace's rule for stores through pointers.
+  auto& b = l_.ir.b();
+  uint64_t size = target.type->size;
+  llvm::Value* place = clause_scratch_at(address_of(target), l_.ir.const64(static_cast<int64_t>(size)), size);
+  if (place) b.CreateStore(b.CreateTrunc(value.v, b.getIntNTy(static_cast<unsigned>(size * 8))), place);
 }
 
 Value Exprs::binary(const lang::Expr& e) {
@@ -215,10 +227,10 @@ Value Exprs::string_step(const lang::Expr& e) {
 Value Exprs::assign(const lang::Expr& e) {
   const lang::Expr& target = *e.operand(0);
   Value value = eval(*e.operand(1));
-  if (e.compound) value = update(l_, target, e.binary_op, value);
+  if (e.compound) value = update(l_, target_value(target), target, e.binary_op, value);
   if (target.type->is_integer()) value.v = l_.ir.normalize(value.v, target.type);
   value.type = target.type->is_string() ? target.type : value.type;
-  l_.variables.store(target, value);
+  store(target, value);
   return value;
 }
 

@@ -31,6 +31,10 @@ class Exprs {
   Value kernel_object(const lang::Expr& e);
   // Its address.
   llvm::Value* address_of(const lang::Expr& e);
+  // Where `size` bytes (at most `most`) at `address`, a number, lie in the scratch the clause
+  // has allocated (alloca), as a pointer the verifier accepts. Any other address is a bad-address
+  // fault, as DTrace has it for stores; null when the clause has allocated nothing.
+  llvm::Value* clause_scratch_at(llvm::Value* address, llvm::Value* size, uint64_t most);
 
  private:
   Value unary(const lang::Expr& e);
@@ -38,6 +42,9 @@ class Exprs {
   Value string_step(const lang::Expr& e);
   Value assign(const lang::Expr& e);
   Value incdec(const lang::Expr& e);
+  // An assignment's target: a D variable or a part of one, or memory reached through a pointer.
+  Value target_value(const lang::Expr& target);
+  void store(const lang::Expr& target, const Value& value);
   Value ternary(const lang::Expr& e);
   Value cast(const lang::Expr& e);
   Value translated(const lang::Expr& e);

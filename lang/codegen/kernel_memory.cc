@@ -1,10 +1,12 @@
 // Reads of kernel memory: members, elements and dereferences of kernel (BTF) types, with plain
-// loads where the verifier knows the pointer's type and bpf_probe_read_kernel elsewhere.
+// loads where the verifier knows the pointer's type and bpf_probe_read_kernel elsewhere; and the
+// one kind of memory a pointer may write, the clause's scratch.
 #include <linux/bpf.h>
 
 #include <bit>
 
 #include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
 #include "lang/codegen/variables.h"
@@ -115,6 +117,35 @@ llvm::Value* Exprs::kernel_field(llvm::Value* address, const char* record_name, 
 }
 
 llvm::Value* Exprs::address_of(const lang::Expr& e) { return kernel_address(l_, e).address; }
+
+llvm::Value* Exprs::clause_scratch_at(llvm::Value* address, llvm::Value* size, uint64_t most) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  uint64_t start = l_.firing.clause_scratch_start();
+  uint64_t region = l_.firing.clause_scratch_end() - start;
+  llvm::Value* region_start = ir.offset_ptr(l_.firing.scratch_base(), start);
+  // Addresses as numbers: the verifier refuses arithmetic between a pointer it tracks (the
+  // region, or the address when it is alloca's value) and an unknown number, but a pointer
+  // stored in map memory reads back as a number.
+  llvm::Value* word = l_.firing.scratch(8);
+  auto as_number = [&](llvm::Value* v) {
+    b.CreateStore(v, word, /*isVolatile=*/true);
+    return b.CreateLoad(ir.i64(), word, /*isVolatile=*/true);
+  };
+  llvm::Value* first = as_number(b.CreatePtrToInt(region_start, ir.i64()));
+  address = as_number(address);
+  // address .. address + size must lie in [first, first + region): the offset and the size, both
+  // unsigned, with offset <= region - size.
+  llvm::Value* offset = b.CreateSub(address, first);
+  llvm::Value* fits = b.CreateAnd(b.CreateICmpULE(size, ir.const64(int64_t(region))),
+                                  b.CreateICmpULE(offset, b.CreateSub(ir.const64(int64_t(region)), size)));
+  l_.records.check_fault(b.CreateNot(fits), abi::FaultKind::InvalidAddress, address);
+  if (region == 0) return nullptr;  // only an empty access at the very start passed
+  // The verifier bounds the offset by the region and the size by `most` apart: the scratch after
+  // the region is reserved so that their largest sum stays inside the map value.
+  l_.firing.scratch(most);
+  return b.CreateGEP(ir.i8(), region_start, ir.bounded(offset, region));
+}
 
 Value Exprs::kernel_object(const lang::Expr& e) {
   if (lang::is_d_object(e)) return l_.variables.load(e);

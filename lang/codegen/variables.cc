@@ -154,6 +154,7 @@ void Variables::write(llvm::Value* at, const Field& field, const Value& value) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
   const lang::Type* type = field.type;
+  if (type->is_string() && value.type->is_integer()) return ir.zero_bytes(at, l_.program.options.strsize());  // storing 0
   if (type->is_string()) return l_.strings.copy(at, l_.program.options.strsize(), l_.strings.from(value));
   if (!type->is_scalar()) {
     if (value.type->is_integer()) return ir.zero_bytes(at, type->size);  // storing 0

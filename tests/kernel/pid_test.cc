@@ -158,14 +158,17 @@ TEST_CASE("a missing function, offset or process is an error that says where") {
   CHECK(leftover_programs().empty());
 }
 
-TEST_CASE("copyin() and copyinstr() read the process's memory; a bad address fires ERROR") {
+TEST_CASE("copyin(), copyinto() and copyinstr() read the process's memory; a bad address fires ERROR") {
   RunResult run = trace(
       "pid$target:a.out:dsched_add:entry /arg0 == 1/ { this->p = (char *)copyin(arg2, 5); "
       "printf(\"bytes %c%c%c\\n\", this->p[0], this->p[1], this->p[4]); }"
+      "pid$target:a.out:dsched_add:entry /arg0 == 3/ { this->q = (char *)alloca(4); "
+      "copyinto(arg2, 3, this->q); printf(\"into %s\\n\", stringof(this->q)); }"
       "pid$target:a.out:dsched_add:entry /arg0 == 2/ { printf(\"never %s\\n\", copyinstr(arg0)); }"
       "ERROR { printf(\"fault %d 0x%x\\n\", arg4, arg5); }");
   INFO(run.out);
   CHECK(lines_starting(run.out, "bytes") == std::vector<std::string>{"bytes lal"});
+  CHECK(lines_starting(run.out, "into") == std::vector<std::string>{"into lab"});
   CHECK(lines_starting(run.out, "never").empty());
   // DTRACEFLT_BADADDR at the address the clause gave copyinstr().
   CHECK(lines_starting(run.out, "fault") == std::vector<std::string>{"fault 1 0x2"});

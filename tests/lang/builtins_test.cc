@@ -96,6 +96,8 @@ const Case kCases[] = {
     {"bcopy", "BEGIN { x = (char *)alloca(8); bcopy(&curthread->comm[0], x, 8); }",
      "BEGIN { bcopy(&curthread->comm[0], \"text\", 4); }",
      "bcopy() destination must be an integer or a pointer, not string"},
+    {"copyinto", "BEGIN { x = (char *)alloca(8); copyinto(arg0, 8, x); }", "BEGIN { copyinto(arg0, \"8\", 0); }",
+     "copyinto(): the size must be an integer, not string"},
     {"rand", "BEGIN { x = rand(); }", "BEGIN { x = rand(1); }", "rand() takes 0 arguments, not 1"},
     {"strtok", "BEGIN { x = strtok(execname, \"s\"); y = strtok(NULL, \",\"); z = strtok(curthread->comm, x); }",
      "BEGIN { x = strtok(1, \",\"); }", "strtok() argument must be a string or NULL, not int"},

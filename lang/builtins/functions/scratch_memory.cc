@@ -1,8 +1,9 @@
-// alloca(size) and bcopy(src, dest, size): scratch memory of the clause, as DTrace has it.
+// alloca(size), bcopy(src, dest, size) and copyinto(addr, size, dest): scratch memory of the
+// clause, as DTrace has it.
 // alloca's memory is per-CPU scratch, 8-byte aligned and zeroed, valid until the clause ends.
-// bcopy copies size bytes from a kernel or D address into memory the clause has in scratch (what
-// alloca returned, or a string the clause made); any other destination is a bad-address fault,
-// found at run time as DTrace finds it.
+// bcopy copies size bytes from a kernel or D address, copyinto from the process's memory, into
+// memory the clause has in scratch (what alloca returned, or a string the clause made); any other
+// destination is a bad-address fault, found at run time as DTrace finds it.
 #include <linux/bpf.h>
 
 #include "lang/builtins/support.h"
@@ -35,56 +36,53 @@ class Alloca : public Subroutine {
   }
 };
 
-class Bcopy : public Subroutine {
+// bcopy(src, dest, size) from kernel memory and copyinto(addr, size, dest) from the process's:
+// the destination must be scratch the clause allocated.
+class ScratchCopy : public Subroutine {
  public:
-  Bcopy() : Subroutine("bcopy", {3, 3}) {}
+  struct Operands { size_t source, dest, size; };
+  ScratchCopy(std::string_view name, Operands at, int read_helper)
+      : Subroutine(name, {3, 3}), at_(at), read_helper_(read_helper) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.scalar(call->operands[0], "bcopy() source");
-    c.scalar(call->operands[1], "bcopy() destination");
-    check_integer_arg(c, *call, 2, "the size");
+    c.scalar(call->operands[at_.source], call->text + "() source");
+    c.scalar(call->operands[at_.dest], call->text + "() destination");
+    check_integer_arg(c, *call, at_.size, "the size");
     set_void(c, *call);
   }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
-    auto& b = ir.b();
-    llvm::Value* source = l.exprs.eval_int(*call.operand(0));
-    llvm::Value* dest = l.exprs.eval_int(*call.operand(1));
-    llvm::Value* size = l.exprs.eval_int(*call.operand(2));
-    uint64_t start = l.firing.clause_scratch_start();
-    uint64_t region = l.firing.clause_scratch_end() - start;
-    llvm::Value* region_start = ir.offset_ptr(l.firing.scratch_base(), start);
-    // Addresses as numbers: the verifier refuses arithmetic between a pointer it tracks (the
-    // region, or the destination when it is alloca's value) and an unknown number, but a
-    // pointer stored in map memory reads back as a number.
-    llvm::Value* word = l.firing.scratch(8);
-    auto as_number = [&](llvm::Value* address) {
-      b.CreateStore(address, word, /*isVolatile=*/true);
-      return b.CreateLoad(ir.i64(), word, /*isVolatile=*/true);
-    };
-    llvm::Value* first = as_number(b.CreatePtrToInt(region_start, ir.i64()));
-    dest = as_number(dest);
-    // dest .. dest + size must lie in [first, first + region): the offset and the size, both
-    // unsigned, with offset <= region - size.
-    llvm::Value* offset = b.CreateSub(dest, first);
-    llvm::Value* fits = b.CreateAnd(b.CreateICmpULE(size, ir.const64(int64_t(region))),
-                                    b.CreateICmpULE(offset, b.CreateSub(ir.const64(int64_t(region)), size)));
-    l.records.check_fault(b.CreateNot(fits), abi::FaultKind::InvalidAddress, dest);
-    if (region == 0) return no_value(call);  // only an empty copy to the very start passed
-    // The verifier bounds the offset and the size apart, each by the region: the scratch after
-    // the region is reserved so that their largest sum stays inside the map value.
-    l.firing.scratch(region);
-    llvm::Value* target = b.CreateGEP(ir.i8(), region_start, ir.bounded(offset, region));
-    llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel,
-                                    {target, ir.bounded(size, region + 1), b.CreateIntToPtr(source, ir.ptr())});
-    l.records.check_fault(b.CreateICmpSLT(copied, ir.const64(0)), abi::FaultKind::InvalidAddress, source);
+    llvm::Value* source = l.exprs.eval_int(*call.operand(at_.source));
+    llvm::Value* dest = l.exprs.eval_int(*call.operand(at_.dest));
+    llvm::Value* size = l.exprs.eval_int(*call.operand(at_.size));
+    uint64_t region = l.firing.clause_scratch_end() - l.firing.clause_scratch_start();
+    llvm::Value* target = l.exprs.clause_scratch_at(dest, size, region);
+    if (!target) return no_value(call);
+    llvm::Value* copied =
+        ir.helper(read_helper_, {target, ir.bounded(size, region + 1), ir.b().CreateIntToPtr(source, ir.ptr())});
+    l.records.check_fault(ir.b().CreateICmpSLT(copied, ir.const64(0)), abi::FaultKind::InvalidAddress, source);
     return no_value(call);
   }
+
+ private:
+  Operands at_;
+  int read_helper_;
+};
+
+class Bcopy : public ScratchCopy {
+ public:
+  Bcopy() : ScratchCopy("bcopy", {0, 1, 2}, BPF_FUNC_probe_read_kernel) {}
+};
+
+class Copyinto : public ScratchCopy {
+ public:
+  Copyinto() : ScratchCopy("copyinto", {0, 2, 1}, BPF_FUNC_probe_read_user) {}
 };
 
 const Registered<Alloca> alloca_function;
 const Registered<Bcopy> bcopy_function;
+const Registered<Copyinto> copyinto_function;
 
 }  // namespace
 }  // namespace dsched::lang
