@@ -1,5 +1,6 @@
 #include "abi/hex_dump.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace dsched::abi {
@@ -25,6 +26,19 @@ std::string hex_dump(std::string_view bytes) {
     out += '\n';
   }
   return out;
+}
+
+std::string traced_bytes(std::string_view bytes, bool quiet) {
+  // Printable means isprint or isspace, and also backspace and bell, which a terminal shows.
+  auto printable = [](unsigned char c) { return std::isprint(c) || std::isspace(c) || c == '\b' || c == '\a'; };
+  size_t text = 0;
+  while (text < bytes.size() && printable(static_cast<unsigned char>(bytes[text]))) ++text;
+  bool string_like = text == bytes.size() ||
+                     (text > 0 && bytes.find_first_not_of('\0', text) == std::string_view::npos);
+  if (bytes.empty() || !string_like) return hex_dump(bytes);
+  std::string s(bytes.substr(0, text));
+  if (quiet) return s;
+  return s.size() >= 33 ? "  " + s : "  " + s + std::string(33 - s.size(), ' ');
 }
 
 }  // namespace dsched::abi

@@ -10,4 +10,9 @@ namespace dsched::abi {
 
 std::string hex_dump(std::string_view bytes);
 
+// How trace() prints the bytes of a struct or array: as a string when they read as one
+// (printable characters, then only NULs or nothing), "  %-33s" unless quiet; otherwise the hex
+// dump.
+std::string traced_bytes(std::string_view bytes, bool quiet);
+
 }  // namespace dsched::abi

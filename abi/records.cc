@@ -11,6 +11,7 @@ Value RecordView::field(const RecordField& field) const {
     v.size = field.size;
     return v;
   }
+  if (field.kind == RecordField::Kind::Bytes) return Value::bytes(std::string(bytes_.substr(field.offset, field.size)));
   if (field.kind == RecordField::Kind::Stack || field.kind == RecordField::Kind::Symbol)
     return Value::addresses(field.kind == RecordField::Kind::Stack ? Value::Kind::Stack : Value::Kind::Symbol,
                             field.addresses, bytes_.data() + field.offset);

@@ -67,7 +67,7 @@ enum class DropCounter : uint32_t {
 
 // One value inside a record.
 struct RecordField {
-  enum class Kind { Integer, String, Stack, Symbol };
+  enum class Kind { Integer, String, Stack, Symbol, Bytes };
   Kind kind = Kind::Integer;
   uint32_t offset = 0;  // from the start of the record, header included
   uint32_t size = 8;    // D size of an integer (storage is always 8 bytes) or the string capacity

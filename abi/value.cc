@@ -27,6 +27,14 @@ Value Value::string(std::string s) {
   return out;
 }
 
+Value Value::bytes(std::string b) {
+  Value out;
+  out.kind = Kind::Bytes;
+  out.size = static_cast<unsigned>(b.size());
+  out.text = std::move(b);
+  return out;
+}
+
 Value Value::floating(long double v) {
   Value out;
   out.kind = Kind::Float;

@@ -21,8 +21,9 @@ struct AddressLayout {
 };
 
 struct Value {
-  // Stack: stack()/ustack(); Symbol: one address printed as `form` (sym(), umod()...).
-  enum class Kind { Integer, String, Float, Stack, Symbol };
+  // Stack: stack()/ustack(); Symbol: one address printed as `form` (sym(), umod()...); Bytes: a
+  // traced struct or array, its bytes in `text`, NULs included.
+  enum class Kind { Integer, String, Float, Stack, Symbol, Bytes };
   Kind kind = Kind::Integer;
   uint64_t bits = 0;        // integers: the value sign- or zero-extended to 64 bits
   unsigned size = 8;        // integers: the D size in bytes (1, 2, 4, 8); recorded strings: the
@@ -37,6 +38,7 @@ struct Value {
 
   static Value integer(int64_t v, unsigned size = 8, bool is_signed = true);
   static Value string(std::string s);
+  static Value bytes(std::string b);
   static Value floating(long double v);
   static Value stack(std::vector<uint64_t> pcs);
   // A stack or symbol laid out as `layout` says, from its bytes (layout.byte_size() of them).

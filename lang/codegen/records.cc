@@ -183,7 +183,7 @@ void Records::lead_with_process(llvm::Value* slot) {
 
 abi::RecordField Records::memory(llvm::Value* address, uint32_t size) {
   abi::RecordField f;
-  f.kind = abi::RecordField::Kind::String;
+  f.kind = abi::RecordField::Kind::Bytes;
   f.size = size;
   f.offset = field(size);
   llvm::Value* result = l_.ir.helper(BPF_FUNC_probe_read_kernel, {at(f.offset), l_.ir.const64(size),

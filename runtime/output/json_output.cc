@@ -27,6 +27,11 @@ json value_json(const abi::Value& v, abi::Symbolizer* symbols) {
     case abi::Value::Kind::Float: return double(v.real);
     case abi::Value::Kind::Stack: return stack_frames(symbols, v);
     case abi::Value::Kind::Symbol: return address_text(symbols, v);
+    case abi::Value::Kind::Bytes: {
+      json bytes = json::array();
+      for (unsigned char c : v.text) bytes.push_back(c);
+      return bytes;
+    }
   }
   return nullptr;
 }

@@ -45,6 +45,8 @@ std::string render_trace(const Value& v, bool quiet, const RenderContext& contex
         case 4: return cformat(" %10u", unsigned(v.as_unsigned()));
         default: return cformat(" %20llu", (unsigned long long)v.as_unsigned());
       }
+    case Value::Kind::Bytes:
+      return context.rawbytes ? abi::hex_dump(v.text) : abi::traced_bytes(v.text, quiet);
     case Value::Kind::Stack:
       return stack_text(context.symbols, v, context.stack_indent);
     case Value::Kind::Symbol:

@@ -24,8 +24,8 @@ struct Case {
 // Programs run with -w (destructive actions allowed) unless they are about that.
 const Case kCases[] = {
     // Actions.
-    {"trace", "BEGIN { trace(1); trace(execname); trace(curthread->comm); }", "BEGIN { trace(*curthread); }",
-     "trace() cannot record struct task_struct"},
+    {"trace", "BEGIN { trace(1); trace(execname); trace(curthread->comm); trace(*curthread); }",
+     "int big[2000]; BEGIN { trace(big); }", "trace() cannot record int [2000]: it has 8000 bytes"},
     {"printf", "BEGIN { printf(\"%d %s\\n\", 1, execname); }", "BEGIN { printf(\"%d %d\\n\", 1); }",
      "conversion #2"},
     {"printa", "BEGIN { @a[1] = count(); printa(@a); printa(\"%d %@d\\n\", @a); }", "BEGIN { printa(1); }",
