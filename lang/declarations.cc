@@ -308,7 +308,8 @@ void Sema::declaration(DeclarationSyntax& decl) {
     const Declarator& d = init.declarator;
     std::vector<const Type*> keys;
     bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Static ||
-                    decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This;
+                    decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This ||
+                    decl.spec.storage == Storage::Inline;  // an inline's keys are its parameters
     const Type* type = resolve_declarator(base, d, variable ? &keys : nullptr);
     if (type->kind == TypeKind::Function && decl.spec.storage != Storage::Typedef) {
       // A prototype declares a kernel or D function's type; D cannot call it, so it stops here.
@@ -329,6 +330,10 @@ void Sema::declaration(DeclarationSyntax& decl) {
         if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
           fail(d.loc, ErrTag::D_DECL_IDRED, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
+        if (!keys.empty()) {
+          define_inline_function(d, type, std::move(value));
+          break;
+        }
         if (value->kind == ExprKind::Xlate && !value->type) {
           // A translated pointer (psinfo_t *): its input may only be valid in a clause, so it is
           // checked where name->member is read.
@@ -338,12 +343,12 @@ void Sema::declaration(DeclarationSyntax& decl) {
                                  type_name(target));
           if (!target->is_pointer()) fail(value->loc, ErrTag::D_XLATE_SOU, "an inline translation must be a pointer: xlate<" +
                                                           type_name(target) + " *>()");
-          inlines_[d.name] = InlineConstant{type, std::move(value), true};
+          inlines_[d.name] = InlineDefinition{type, std::move(value), true};
           break;
         }
         check_value(value);
         convert_for_store(value, storable(type, d.loc), value->loc);
-        inlines_[d.name] = InlineConstant{type, std::move(value)};
+        inlines_[d.name] = InlineDefinition{type, std::move(value)};
         break;
       }
       case Storage::Extern: {
@@ -379,6 +384,32 @@ void Sema::declaration(DeclarationSyntax& decl) {
   }
 }
 
+// Whether an expression names `name` anywhere in it.
+static bool mentions(const Expr& e, const std::string& name) {
+  if (e.kind == ExprKind::Ident && e.text == name) return true;
+  for (const ExprPtr& operand : e.operands)
+    if (operand && mentions(*operand, name)) return true;
+  return false;
+}
+
+// inline T name[int a, ...] = value: kept as written, and checked at each use with the arguments
+// in place of the parameters.
+void Sema::define_inline_function(const Declarator& d, const Type* type, ExprPtr value) {
+  const Declarator* keyed = &d;
+  while (keyed->suffixes.empty() && keyed->inner) keyed = keyed->inner.get();
+  const std::vector<TypeNamePtr>& parameters = keyed->suffixes.front().key_types;
+  for (const TypeNamePtr& p : parameters)
+    if (p->declarator.name.empty())
+      fail(p->loc, ErrTag::D_DECL_IDENT, "inline " + d.name + ": each parameter needs a name, as in " + d.name + "[int x]");
+  // Each use expands the value in place, so an inline reached again from its own value would
+  // never end.
+  if (mentions(*value, d.name)) fail(value->loc, ErrTag::D_IDENT_BADREF, "inline " + d.name + " cannot refer to itself");
+  for (const auto& [other, definition] : inlines_)
+    if (!definition.parameters.empty() && mentions(*definition.value, d.name))
+      fail(d.loc, ErrTag::D_IDENT_BADREF, "inline " + d.name + " cannot be defined after inline " + other + ", which refers to it");
+  inlines_[d.name] = InlineDefinition{type, std::move(value), false, parameters};
+}
+
 void Sema::translator(TranslatorSyntax& syntax) {
   auto t = std::make_unique<Translator>();
   t->output = resolve_type_name(*syntax.output);
@@ -393,9 +424,16 @@ void Sema::translator(TranslatorSyntax& syntax) {
     if (!t->members.emplace(member.name, &member).second)
       fail(member.loc, ErrTag::D_XLATE_MEMB, "translator member " + member.name + " is defined twice");
   }
-  // As in DTrace, one translator per pair of types (inputs are resolved only for such pairs).
+  // As in DTrace, one translator per pair of types (inputs are resolved only for such pairs, and
+  // not when they name different structs: resolving a kernel struct would read the kernel's BTF).
+  auto named_apart = [](const TypeName& a, const TypeName& b) {
+    const RecordSpec* x = a.spec.base == DeclSpec::Base::Record ? a.spec.record.get() : nullptr;
+    const RecordSpec* y = b.spec.base == DeclSpec::Base::Record ? b.spec.record.get() : nullptr;
+    return x && y && !x->tag.empty() && !y->tag.empty() && x->tag != y->tag;
+  };
   for (auto& other : translators_)
-    if (other->output == t->output && translator_input(*other) == translator_input(*t))
+    if (other->output == t->output && !named_apart(*other->input_syntax, *t->input_syntax) &&
+        translator_input(*other) == translator_input(*t))
       fail(syntax.loc, ErrTag::D_XLATE_REDECL, "translator from " + type_name(t->input) + " to " + type_name(t->output) +
                            " has already been declared");
   translators_.push_back(std::move(t));

@@ -26,10 +26,13 @@ struct Translator {
   SourceRange loc;
 };
 
-struct InlineConstant {
+struct InlineDefinition {
   const Type* type;
   ExprPtr value;            // checked expression; for a translated pointer, the xlate<T *>() as written
   bool translated = false;  // inline T *name = xlate<T *>(x): checked where a member is read
+  // inline T name[int a, string b] = value: the named parameters. The value stays unchecked; each
+  // use name[x, y] checks a copy with the arguments in the parameters' places.
+  std::vector<TypeNamePtr> parameters;
 };
 
 // The largest struct or array a D variable holds.
@@ -66,6 +69,7 @@ class Sema : public Checker {
   void pragma(const PragmaSyntax& pragma);
   void depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& words);
   void declaration(DeclarationSyntax& decl);
+  void define_inline_function(const Declarator& d, const Type* type, ExprPtr value);
   void translator(TranslatorSyntax& syntax);
   const Type* resolve_spec(const DeclSpec& spec);
   const Type* resolve_declarator(const Type* base, const Declarator& declarator,
@@ -110,6 +114,7 @@ class Sema : public Checker {
   void check_ident(ExprPtr& e);
   void check_macro(ExprPtr& e);
   void check_index(ExprPtr& e);
+  bool expand_inline_call(ExprPtr& e);
   void check_member(ExprPtr& e);
   void check_unary(ExprPtr& e);
   void check_incdec(ExprPtr& e);
@@ -158,7 +163,7 @@ class Sema : public Checker {
   std::map<std::string, Type*> structs_, unions_;
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
-  std::map<std::string, InlineConstant> inlines_;
+  std::map<std::string, InlineDefinition> inlines_;
   std::map<std::string, ExprPtr> externs_;  // extern kernel variables: *(type *)address
   std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<bool> arguments_referenced_;  // by macro-argument number ($1 is [1]); all for $#

@@ -240,6 +240,7 @@ void Sema::check_ident(ExprPtr& e) {
   }
   if (auto it = inlines_.find(name); it != inlines_.end()) {
     if (it->second.translated) fail(e->loc, ErrTag::D_XLATE_SOU, name + " is translated: use it as " + name + "->member");
+    if (!it->second.parameters.empty()) fail(e->loc, ErrTag::D_IDENT_BADREF, name + " takes arguments: " + name + "[...]");
     SourceRange loc = e->loc;
     e = clone(*it->second.value);
     e->loc = loc;
@@ -400,7 +401,38 @@ static void become_assoc(ExprPtr& e, const Variable& v) {
   e->operands = std::move(keys);
 }
 
+// name[x, y] of an inline with parameters becomes a copy of its value, each parameter replaced by
+// its argument (converted to the parameter's integer type, as a call would), still to be checked.
+bool Sema::expand_inline_call(ExprPtr& e) {
+  if (e->kind != ExprKind::Index || e->operand(0)->kind != ExprKind::Ident || is_bound(bindings_, e->operand(0)->text))
+    return false;
+  const std::string& name = e->operand(0)->text;
+  auto it = inlines_.find(name);
+  if (it == inlines_.end() || it->second.parameters.empty()) return false;
+  const std::vector<TypeNamePtr>& parameters = it->second.parameters;
+  if (e->operands.size() - 1 != parameters.size())
+    fail(e->loc, ErrTag::D_PROTO_LEN, name + "[] takes " + std::to_string(parameters.size()) + " argument" +
+                                          (parameters.size() == 1 ? "" : "s") + ", not " + std::to_string(e->operands.size() - 1));
+  ExprPtr expansion = clone(*it->second.value, [&](const Expr& node) -> ExprPtr {
+    if (node.kind != ExprKind::Ident) return nullptr;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      if (node.text != parameters[i]->declarator.name) continue;
+      ExprPtr argument = clone(*e->operand(i + 1));
+      if (!resolve_type_name(*parameters[i])->is_integer()) return argument;
+      ExprPtr cast = make_expr(ExprKind::Cast, argument->loc);
+      cast->type_name = parameters[i];
+      cast->operands.push_back(std::move(argument));
+      return cast;
+    }
+    return nullptr;
+  });
+  expansion->loc = e->loc;
+  e = std::move(expansion);
+  return true;
+}
+
 void Sema::check_index(ExprPtr& e) {
+  if (expand_inline_call(e)) return check(e);
   Expr* base = e->operand(0);
   if (base->kind == ExprKind::Ident && !is_bound(bindings_, base->text)) {
     if (base->text == "args") {
@@ -466,6 +498,7 @@ void Sema::check_index(ExprPtr& e) {
 }
 
 void Sema::check_member(ExprPtr& e) {
+  expand_inline_call(e->operands[0]);
   if (auto pending = translation_of(*e->operand(0), e->arrow)) {
     lower_translated_member(e, std::move(*pending));
     return;

@@ -286,6 +286,17 @@ Value Exprs::ternary(const lang::Expr& e) {
   llvm::BasicBlock *then_end, *else_end;
   Value then_value = branch(then_block, *e.operand(1), &then_end);
   Value else_value = branch(else_block, *e.operand(2), &else_end);
+  if (e.type->is_string() && then_value.capacity != else_value.capacity) {
+    // Whichever text is read must hold as many bytes as the larger branch gives (a literal is
+    // only as long as its text): the smaller one is copied into scratch of that size.
+    bool then_smaller = then_value.capacity < else_value.capacity;
+    Value& smaller = then_smaller ? then_value : else_value;
+    uint64_t capacity = std::max(then_value.capacity, else_value.capacity);
+    b.SetInsertPoint((then_smaller ? then_end : else_end)->getTerminator());
+    llvm::Value* buffer = l_.firing.scratch(capacity);
+    l_.strings.copy(buffer, capacity, smaller);
+    smaller = Value{buffer, smaller.type, capacity};
+  }
   b.SetInsertPoint(done);
   llvm::PHINode* phi = b.CreatePHI(then_value.v->getType(), 2);
   phi->addIncoming(then_value.v, then_end);

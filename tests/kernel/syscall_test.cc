@@ -109,3 +109,27 @@ TEST_CASE("-l -P syscall lists an entry and a return for each call") {
   CHECK(entries > 300);
   CHECK(entries == returns);
 }
+
+TEST_CASE("fds[] names a descriptor's file, its file system, offset and flags; a closed one reads <none>") {
+  TracedWindow window({"-qn",
+                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%d|%d\\n\", arg0,"
+                       " fds[arg0].fi_name, fds[arg0].fi_fs, fds[arg0].fi_offset, fds[arg0].fi_oflags & 3); }"});
+  REQUIRE(window.is_open());
+  const char* path = "/dev/shm/dsched-fds-test";
+  run_named_child("dsched-fds", [path] {
+    int file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    child_must(file >= 0 && dup2(file, 40) == 40);
+    child_must(write(40, "12345", 5) == 5 && write(40, "6", 1) == 1);
+    child_must(write(41, "x", 1) == -1);  // not open
+  });
+  unlink(path);
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  std::vector<std::string> lines;
+  for (size_t at = 0; (at = run.out.find("file ", at)) != std::string::npos; ++at)
+    lines.push_back(run.out.substr(at, run.out.find('\n', at) - at));
+  CHECK(lines == std::vector<std::string>{"file 40|dsched-fds-test|tmpfs|0|1", "file 40|dsched-fds-test|tmpfs|5|1",
+                                          "file 41|<none>|<none>|-1|0"});
+  CHECK(leftover_programs().empty());
+}
