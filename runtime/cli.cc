@@ -25,7 +25,8 @@ bool takes_argument(char flag) {
 const char* refusal_reason(std::string_view flag) {
   if (flag == "a") return "-a is not supported: anonymous tracing state needs a kernel-resident DTrace";
   if (flag == "A") return "-A is not supported: boot-time (anonymous) enablings need a kernel-resident DTrace";
-  if (flag == "G") return "-G is not supported: dsched has no user-space providers to build a DOF object for";
+  if (flag == "G") return "-G is not supported: dsched reads USDT probes from the ELF notes that <sys/sdt.h> "
+                          "(systemtap-sdt-dev) puts in a program, so no DOF object is built";
   if (flag == "32") return "-32 is not supported: dsched compiles only for the running 64-bit kernel";
   if (flag == "64") return "-64 is not supported: dsched compiles only for the running kernel, without a choice of data model";
   return nullptr;
@@ -176,8 +177,9 @@ Result parse_command_line(const std::vector<std::string>& args) {
   bool has_script = std::any_of(inv.pieces.begin(), inv.pieces.end(),
                                 [](const ProgramPiece& p) { return p.kind == ProgramPiece::Kind::ScriptFile; });
   if (inv.mode == Invocation::Mode::Help && has_script)
-    return {std::nullopt, CliError{"-h with -s is not supported: it writes a header for user-space providers, "
-                                   "which dsched does not have (without -s, -h prints this help)", false}};
+    return {std::nullopt, CliError{"-h with -s is not supported: USDT probes are written with <sys/sdt.h> "
+                                   "(systemtap-sdt-dev), whose ELF notes dsched reads (without -s, -h prints this help)",
+                                   false}};
   bool needs_program = inv.mode == Invocation::Mode::Run || inv.mode == Invocation::Mode::CompileOnly;
   if (needs_program && inv.pieces.empty())
     return fail("no probes specified: use -s script, -n description or -P provider");
@@ -269,7 +271,7 @@ std::string usage_text() {
          "\t-e  exit after compiling request but prior to enabling probes\n"
          "\t-f  enable or list probes matching the specified function name\n"
          "\t-F  coalesce trace output by function\n"
-         "\t-h  show this help (with -s: refused, dsched has no user-space providers)\n"
+         "\t-h  show this help (with -s: refused, USDT probes come from <sys/sdt.h>)\n"
          "\t-H  print included files when invoking preprocessor\n"
          "\t-i  enable or list probes matching the specified probe id\n"
          "\t-I  add include directory to preprocessor search path\n"
