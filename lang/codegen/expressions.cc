@@ -97,12 +97,13 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
   return l.ir.widen(l.ir.b().CreateICmp(p, lhs, rhs));
 }
 
-// Applies compound assignment operator `op` or ++/-- to the current value of a variable.
-Value update(Lowering& l, const lang::Expr& target, BinaryOp op, const Value& operand) {
-  Value current = l.variables.load(target);
-  llvm::Value* v = arithmetic(l, op, current.v, operand.v, target.type, target.type, operand.type);
-  if (!v) lang::fail(target.loc, lang::ErrTag::D_UNKNOWN, "this compound assignment is not supported");
-  return {v, target.type};
+// Applies compound assignment operator `op` or ++/-- to a variable: its values before and after.
+std::pair<Value, Value> update(Lowering& l, const lang::Expr& target, BinaryOp op, const Value& operand) {
+  return l.variables.update(target, [&](const Value& current) -> Value {
+    llvm::Value* v = arithmetic(l, op, current.v, operand.v, target.type, target.type, operand.type);
+    if (!v) lang::fail(target.loc, lang::ErrTag::D_UNKNOWN, "this compound assignment is not supported");
+    return {v, target.type};
+  });
 }
 
 // A probe's hook refuses an argument it cannot produce without knowing where the script asks for
@@ -173,11 +174,8 @@ Value Exprs::unary(const lang::Expr& e) {
 }
 
 Value Exprs::incdec(const lang::Expr& e) {
-  const lang::Expr& target = *e.operand(0);
-  Value before = l_.variables.load(target);
   Value one{l_.ir.const64(1), l_.program.types->integer(4, true)};
-  Value after = update(l_, target, e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
-  l_.variables.store(target, after);
+  auto [before, after] = update(l_, *e.operand(0), e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
   return e.prefix ? after : before;
 }
 
@@ -215,7 +213,7 @@ Value Exprs::string_step(const lang::Expr& e) {
 Value Exprs::assign(const lang::Expr& e) {
   const lang::Expr& target = *e.operand(0);
   Value value = eval(*e.operand(1));
-  if (e.compound) value = update(l_, target, e.binary_op, value);
+  if (e.compound) return update(l_, target, e.binary_op, value).second;
   if (target.type->is_integer()) value.v = l_.ir.normalize(value.v, target.type);
   value.type = target.type->is_string() ? target.type : value.type;
   l_.variables.store(target, value);

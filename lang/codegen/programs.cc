@@ -166,6 +166,7 @@ void Programs::emit_clause(const lang::Clause& clause) {
   Ir& ir = l_.ir;
   llvm::BasicBlock* next = ir.new_block("clause.next");
   l_.records.begin_clause(l_.firing.probe(), epids_.at({&clause, &l_.firing.probe()}), next);
+  l_.variables.begin_clause(clause.predicate.get());
   if (clause.predicate) {
     llvm::BasicBlock* body = ir.new_block("clause.body");
     ir.b().CreateCondBr(l_.exprs.condition(*clause.predicate), body, next);
