@@ -29,23 +29,29 @@ uint32_t ring_size(int64_t requested) {
   return static_cast<uint32_t>(size);
 }
 
-abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize) {
+abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize, uint64_t integer_width) {
   if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(strsize));
   if (key->is_address())
     return abi::KeyComponent::address(
         key->kind == lang::TypeKind::Stack ? abi::KeyComponent::Kind::Stack : abi::KeyComponent::Kind::Symbol,
         key->addresses);
-  return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed);
+  return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed,
+                                    static_cast<unsigned>(integer_width));
 }
 
 }  // namespace
 
 uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ? 8 : round8(type->size); }
 
+uint64_t Maps::integer_key_width(const std::vector<const lang::Type*>& types) {
+  bool narrow = std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_integer() && t->size <= 4; });
+  return narrow ? 4 : 8;
+}
+
 uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
   uint64_t size = 0;
   for (const lang::Type* t : types)
-    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : 8;
+    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : integer_key_width(types);
   return size;
 }
 
@@ -121,7 +127,8 @@ void Maps::define_aggregations() {
     spec.name = agg.name;
     spec.function = agg.function;
     spec.params = agg.params;
-    for (const lang::Type* key : agg.key_types) spec.keys.push_back(key_component(key, l_.program.options.strsize()));
+    for (const lang::Type* key : agg.key_types)
+      spec.keys.push_back(key_component(key, l_.program.options.strsize(), integer_key_width(agg.key_types)));
     uint64_t value_size = spec.value_words() * 8;
     std::string name = abi::aggregation_map_name(spec.id);
     BpfModule& module = l_.ir.module();

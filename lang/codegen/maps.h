@@ -35,8 +35,11 @@ class Maps {
   // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word,
   // strings, structs and arrays their size rounded up to words.
   static uint64_t storage_size(const lang::Type* type);
-  // Bytes of a packed key: 8 per integer or pointer, strsize per string.
+  // Bytes of a packed key: integer_key_width() per integer or pointer, strsize per string.
   uint64_t key_size(const std::vector<const lang::Type*>& types) const;
+  // Bytes an integer or pointer takes in a packed key: 4 when every component is an integer of at
+  // most 4 bytes (the hash then covers half the bytes), else 8.
+  static uint64_t integer_key_width(const std::vector<const lang::Type*>& types);
 
   llvm::GlobalVariable* events() const { return events_; }
   llvm::GlobalVariable* globals() const { return globals_; }

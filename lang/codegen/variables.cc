@@ -96,6 +96,7 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
   Ir& ir = l_.ir;
   uint64_t strsize = l_.program.options.strsize();
   uint64_t offset = leading ? Maps::kThreadKeyBytes : 0;
+  uint64_t width = Maps::integer_key_width(types);
   llvm::Value* key = l_.firing.scratch(std::max<uint64_t>(offset + l_.maps.key_size(types), 8));
   if (leading) ir.b().CreateStore(leading, key);
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -107,8 +108,10 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
       ir.copy_bytes(ir.offset_ptr(key, offset), v.v, types[i]->size);
       offset += types[i]->size;
     } else {
-      ir.b().CreateStore(types[i]->is_integer() ? ir.normalize(v.v, types[i]) : v.v, ir.offset_ptr(key, offset));
-      offset += 8;
+      llvm::Value* word = types[i]->is_integer() ? ir.normalize(v.v, types[i]) : v.v;
+      if (width < 8) word = ir.b().CreateTrunc(word, ir.b().getIntNTy(static_cast<unsigned>(width * 8)));
+      ir.b().CreateStore(word, ir.offset_ptr(key, offset));
+      offset += width;
     }
   }
   return key;

@@ -50,8 +50,8 @@ class Variables {
   // Writes `value` into BPF memory at `at`: integers at their size, strings, structs and arrays
   // copied whole (from kernel memory when the value is there), the integer 0 clearing an object.
   void write(llvm::Value* at, const Field& field, const Value& value);
-  // A packed key in scratch: each integer as 8 bytes, each string as strsize bytes; after
-  // `leading` (an i64) when given.
+  // A packed key in scratch: each integer as Maps::integer_key_width() bytes, each string as
+  // strsize bytes; after `leading` (an i64) when given.
   llvm::Value* key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types,
                    llvm::Value* leading = nullptr);
 
