@@ -39,6 +39,25 @@ abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize, uint64_
                                     static_cast<unsigned>(integer_width));
 }
 
+// For each aggregation, how many keys it can have when every statement keys it by one built-in
+// variable whose values the machine bounds (@[cpu]), else 0.
+std::vector<uint64_t> bounded_keys(const lang::Program& program) {
+  std::vector<uint64_t> bound(program.aggregations.size(), 0);
+  std::vector<bool> unbounded(program.aggregations.size(), false);
+  for (const lang::Clause& clause : program.clauses)
+    for (const lang::StmtPtr& stmt : clause.statements) {
+      if (stmt->kind != lang::StmtKind::Aggregate) continue;
+      const size_t id = size_t(stmt->agg_id);
+      const lang::Expr* key = stmt->keys.size() == 1 ? stmt->keys[0].get() : nullptr;
+      const uint64_t values = key && key->kind == lang::ExprKind::Builtin ? key->variable->distinct_values() : 0;
+      if (values == 0) unbounded[id] = true;
+      bound[id] = std::max(bound[id], values);
+    }
+  for (size_t id = 0; id < bound.size(); ++id)
+    if (unbounded[id]) bound[id] = 0;
+  return bound;
+}
+
 }  // namespace
 
 uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ? 8 : round8(type->size); }
@@ -121,6 +140,7 @@ void Maps::define() {
 
 void Maps::define_aggregations() {
   uint64_t aggsize = static_cast<uint64_t>(l_.program.options.number("aggsize"));
+  const std::vector<uint64_t> bounded = bounded_keys(l_.program);
   for (const lang::Aggregation& agg : l_.program.aggregations) {
     abi::AggregationSpec spec;
     spec.id = static_cast<uint32_t>(agg.id);
@@ -145,6 +165,9 @@ void Maps::define_aggregations() {
                                  false);
       uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
+      // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would
+      // cost start-up time and memory for nothing.
+      if (uint64_t keys = bounded[size_t(agg.id)]) entries = static_cast<uint32_t>(std::min<uint64_t>(entries, keys));
       aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
                                                  static_cast<uint32_t>(spec.key_size()),
                                                  static_cast<uint32_t>(value_size), 0, false}));
