@@ -168,9 +168,10 @@ void Maps::define_aggregations() {
       // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would
       // cost start-up time and memory for nothing.
       if (uint64_t keys = bounded[size_t(agg.id)]) entries = static_cast<uint32_t>(std::min<uint64_t>(entries, keys));
-      aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
-                                                 static_cast<uint32_t>(spec.key_size()),
-                                                 static_cast<uint32_t>(value_size), 0, false}));
+      MapSpec map{name, BPF_MAP_TYPE_PERCPU_HASH, entries, static_cast<uint32_t>(spec.key_size()),
+                  static_cast<uint32_t>(value_size), 0, false};
+      aggregations_.push_back(module.define_map(map));
+      shapes_.push_back({map.name, map.type, map.key_size, map.value_size, map.max_entries, map.flags});
     }
     zeroes_size_ = std::max(zeroes_size_, value_size);
     specs_.push_back(std::move(spec));

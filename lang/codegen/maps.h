@@ -11,6 +11,7 @@
 #include <llvm/IR/GlobalVariable.h>
 
 #include "abi/aggregation.h"
+#include "abi/compiled_program.h"
 #include "abi/records.h"
 #include "lang/codegen/bpf_module.h"
 #include "lang/codegen/lowering.h"
@@ -53,6 +54,8 @@ class Maps {
   static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
+  // The keyed aggregations' maps as the kernel creates them.
+  const std::vector<abi::MapShape>& aggregation_shapes() const { return shapes_; }
 
   uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
   uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }
@@ -76,6 +79,7 @@ class Maps {
   std::map<std::pair<lang::VarScope, int>, llvm::GlobalVariable*> assoc_;  // by scope and variable id
   std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
   std::vector<abi::AggregationSpec> specs_;
+  std::vector<abi::MapShape> shapes_;
   std::map<std::string, llvm::GlobalVariable*> hook_maps_;
   std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
   uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
