@@ -189,11 +189,19 @@ llvm::GlobalVariable* Maps::zeroes(uint64_t bytes) {
   return zeroes_;
 }
 
+llvm::Value* Maps::index_key(uint32_t index) {
+  Ir& ir = l_.ir;
+  if (index_key_of_ != ir.function()) {
+    index_key_ = ir.entry_alloca(ir.b().getInt32Ty());
+    index_key_of_ = ir.function();
+  }
+  ir.b().CreateStore(ir.b().getInt32(index), index_key_);
+  return index_key_;
+}
+
 void Maps::count_drop(abi::DropCounter counter) {
   Ir& ir = l_.ir;
-  llvm::Value* key = l_.firing.scratch(4);
-  ir.b().CreateStore(ir.b().getInt32(static_cast<uint32_t>(counter)), key);
-  llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, key});
+  llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, index_key(static_cast<uint32_t>(counter))});
   ir.when(ir.b().CreateICmpNE(slot, ir.const64(0)), [&] {
     llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
     ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);

@@ -30,6 +30,9 @@ class Maps {
   llvm::GlobalVariable* hook_map(const MapSpec& spec);
   // Counts a drop in the per-CPU drop counters.
   void count_drop(abi::DropCounter counter);
+  // A 4-byte key holding `index`, on the stack of the function being emitted (one place per
+  // function, good until the next call): the key of an array map's element.
+  llvm::Value* index_key(uint32_t index);
   // Read-only zeroes at least `bytes` long (new map values start from them).
   llvm::GlobalVariable* zeroes(uint64_t bytes);
 
@@ -81,6 +84,8 @@ class Maps {
   std::vector<abi::AggregationSpec> specs_;
   std::vector<abi::MapShape> shapes_;
   std::map<std::string, llvm::GlobalVariable*> hook_maps_;
+  llvm::Value* index_key_ = nullptr;
+  llvm::Function* index_key_of_ = nullptr;
   std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
   uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
 };

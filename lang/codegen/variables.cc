@@ -97,6 +97,27 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
   uint64_t strsize = l_.program.options.strsize();
   uint64_t offset = leading ? Maps::kThreadKeyBytes : 0;
   uint64_t width = Maps::integer_key_width(types);
+  if (offset + l_.maps.key_size(types) <= kStackKeyBytes &&
+      std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_scalar(); })) {
+    // A short key of integers goes on the stack, as a hand-written program keeps it; its parts are
+    // evaluated first, as one of them may build a key of its own in the same place.
+    std::vector<llvm::Value*> words;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      llvm::Value* word = l_.exprs.eval_int(*keys[i]);
+      if (types[i]->is_integer()) word = ir.normalize(word, types[i]);
+      words.push_back(width < 8 ? ir.b().CreateTrunc(word, ir.b().getIntNTy(static_cast<unsigned>(width * 8))) : word);
+    }
+    if (stack_key_of_ != ir.function()) {
+      stack_key_ = ir.entry_alloca(llvm::ArrayType::get(ir.i64(), kStackKeyBytes / 8));
+      stack_key_of_ = ir.function();
+    }
+    if (leading) ir.b().CreateStore(leading, stack_key_);
+    for (llvm::Value* word : words) {
+      ir.b().CreateStore(word, ir.offset_ptr(stack_key_, offset));
+      offset += width;
+    }
+    return stack_key_;
+  }
   llvm::Value* key = l_.firing.scratch(std::max<uint64_t>(offset + l_.maps.key_size(types), 8));
   if (leading) ir.b().CreateStore(leading, key);
   for (size_t i = 0; i < keys.size(); ++i) {

@@ -90,6 +90,9 @@ class Variables {
   Value read(llvm::Value* at, const Field& field);
 
   Lowering& l_;
+  static constexpr uint64_t kStackKeyBytes = 24;
+  llvm::Value* stack_key_ = nullptr;  // one per function: a short key lives until its lookups are made
+  llvm::Function* stack_key_of_ = nullptr;
   std::vector<const lang::Expr*> keepable_;  // the predicate's element reads whose lookup is kept
   struct KeptLookup {
     const lang::Expr* element;

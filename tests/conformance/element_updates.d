@@ -5,8 +5,8 @@
  * before and after, an absent element read as 0 and created unless the result is 0, a result of
  * 0 deleting the element, and the truncation to the element's type. A predicate that reads an
  * element and a body that changes it see each other's values, also when the body stores into
- * the array first or uses another key. A fault in a compound assignment leaves the element as
- * it was.
+ * the array first or uses another key. Keys may hold elements of other arrays. A fault in a
+ * compound assignment leaves the element as it was.
  */
 int a[int];
 char small[int];
@@ -93,6 +93,17 @@ dtrace:::BEGIN
 	q[9] += q[7];
 	q[7] += q[9];
 	printf("%d %d\n", q[7], q[9]);
+}
+
+dtrace:::BEGIN
+{
+	n[1] = 2;
+	n[2] = 3;
+	m[n[1], n[n[1]]] = 5;
+	m[2, 3]++;
+	self->k[n[1], "y"] = 1;
+	self->k[n[1], "y"] += m[n[1], n[2]];
+	printf("%d %d %d %d\n", m[2, 3], m[n[1], n[n[1]]], self->k[2, "y"], n[n[n[1]] - 1]);
 }
 
 dtrace:::BEGIN
