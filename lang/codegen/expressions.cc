@@ -50,7 +50,8 @@ llvm::Value* arithmetic(Lowering& l, BinaryOp op, llvm::Value* left, llvm::Value
     case BinaryOp::Mul: v = b.CreateMul(left, right); break;
     case BinaryOp::Div:
     case BinaryOp::Mod: {
-      if (!llvm::isa<llvm::ConstantInt>(right))
+      // A constant divisor needs no test unless it is 0 (x /= 0): then the clause always faults.
+      if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(right); !constant || constant->isZero())
         l.records.check_fault(b.CreateICmpEQ(right, l.ir.const64(0)), abi::FaultKind::DivideByZero);
       v = is_signed ? signed_division(l, op, left, right)
                     : op == BinaryOp::Div ? b.CreateUDiv(left, right) : b.CreateURem(left, right);

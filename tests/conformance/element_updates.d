@@ -6,7 +6,7 @@
  * 0 deleting the element, and the truncation to the element's type. A predicate that reads an
  * element and a body that changes it see each other's values, also when the body stores into
  * the array first or uses another key. Keys may hold elements of other arrays. A fault in a
- * compound assignment leaves the element as it was.
+ * compound assignment (by a variable or a constant 0) leaves the element as it was.
  */
 int a[int];
 char small[int];
@@ -110,6 +110,12 @@ dtrace:::BEGIN
 {
 	a[5] = 1;
 	a[5] /= zero;
+	printf("not reached\n");
+}
+
+dtrace:::BEGIN
+{
+	a[5] %= 0;
 	printf("not reached\n");
 }
 
