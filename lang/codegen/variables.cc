@@ -97,39 +97,31 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
   uint64_t strsize = l_.program.options.strsize();
   uint64_t offset = leading ? Maps::kThreadKeyBytes : 0;
   uint64_t width = Maps::integer_key_width(types);
-  if (offset + l_.maps.key_size(types) <= kStackKeyBytes &&
-      std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_scalar(); })) {
-    // A short key of integers goes on the stack, as a hand-written program keeps it; its parts are
-    // evaluated first, as one of them may build a key of its own in the same place.
-    std::vector<llvm::Value*> words;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      llvm::Value* word = l_.exprs.eval_int(*keys[i]);
-      if (types[i]->is_integer()) word = ir.normalize(word, types[i]);
-      words.push_back(width < 8 ? ir.b().CreateTrunc(word, ir.b().getIntNTy(static_cast<unsigned>(width * 8))) : word);
-    }
+  uint64_t size = offset + l_.maps.key_size(types);
+  // The parts first: one of them may build a key of its own.
+  std::vector<Value> parts;
+  for (const lang::Expr* k : keys) parts.push_back(l_.exprs.eval(*k));
+  // A short key of integers goes on the stack, as a hand-written program keeps it.
+  llvm::Value* key;
+  if (size <= kStackKeyBytes && std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_scalar(); })) {
     if (stack_key_of_ != ir.function()) {
       stack_key_ = ir.entry_alloca(llvm::ArrayType::get(ir.i64(), kStackKeyBytes / 8));
       stack_key_of_ = ir.function();
     }
-    if (leading) ir.b().CreateStore(leading, stack_key_);
-    for (llvm::Value* word : words) {
-      ir.b().CreateStore(word, ir.offset_ptr(stack_key_, offset));
-      offset += width;
-    }
-    return stack_key_;
+    key = stack_key_;
+  } else {
+    key = l_.firing.scratch(std::max<uint64_t>(size, 8));
   }
-  llvm::Value* key = l_.firing.scratch(std::max<uint64_t>(offset + l_.maps.key_size(types), 8));
   if (leading) ir.b().CreateStore(leading, key);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    Value v = l_.exprs.eval(*keys[i]);
+  for (size_t i = 0; i < parts.size(); ++i) {
     if (types[i]->is_string()) {
-      l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(v));
+      l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(parts[i]));
       offset += strsize;
     } else if (types[i]->is_address()) {
-      ir.copy_bytes(ir.offset_ptr(key, offset), v.v, types[i]->size);
+      ir.copy_bytes(ir.offset_ptr(key, offset), parts[i].v, types[i]->size);
       offset += types[i]->size;
     } else {
-      llvm::Value* word = types[i]->is_integer() ? ir.normalize(v.v, types[i]) : v.v;
+      llvm::Value* word = types[i]->is_integer() ? ir.normalize(parts[i].v, types[i]) : parts[i].v;
       if (width < 8) word = ir.b().CreateTrunc(word, ir.b().getIntNTy(static_cast<unsigned>(width * 8)));
       ir.b().CreateStore(word, ir.offset_ptr(key, offset));
       offset += width;
