@@ -96,9 +96,9 @@ size_t key_offset(const AggregationSpec& spec, size_t i) {
 }
 
 int64_t key_integer(const AggregationSpec& spec, std::string_view key, size_t i) {
-  uint64_t raw = 0;
-  std::memcpy(&raw, key.data() + key_offset(spec, i), sizeof raw);
   const KeyComponent& c = spec.keys[i];
+  uint64_t raw = 0;
+  std::memcpy(&raw, key.data() + key_offset(spec, i), std::min<size_t>(c.byte_size(), sizeof raw));
   if (c.size >= 8) return int64_t(raw);
   const unsigned bits = c.size * 8;
   const uint64_t mask = (uint64_t(1) << bits) - 1;
@@ -126,10 +126,10 @@ Value key_value(const AggregationSpec& spec, std::string_view key, size_t i) {
   return Value::integer(key_integer(spec, key, i), c.size, c.is_signed);
 }
 
-KeyBuilder& KeyBuilder::integer(int64_t v) {
+KeyBuilder& KeyBuilder::integer(int64_t v, unsigned width) {
   char raw[8];
   std::memcpy(raw, &v, sizeof raw);
-  bytes_.append(raw, sizeof raw);
+  bytes_.append(raw, std::min<size_t>(width, sizeof raw));
   return *this;
 }
 

@@ -5,8 +5,9 @@
 // Map layout (one BPF map per aggregation, named by aggregation_map_name()):
 //  - keyed: per-CPU hash, key = packed key bytes; key-less: per-CPU array of one entry.
 //  - key: each component in order; an integer component takes 8 bytes (sign- or zero-extended
-//    to 64 bits, little endian) whatever its D size; a string component takes `strsize` bytes,
-//    NUL-terminated and NUL-padded.
+//    to 64 bits, little endian) whatever its D size, or 4 (its low 32 bits) when every component
+//    of the key is an integer of at most 4 bytes (KeyComponent::width); a string component takes
+//    `strsize` bytes, NUL-terminated and NUL-padded.
 //  - value, per CPU: AggregatingFunction::value_words() 64-bit little-endian words, laid out as
 //    that function defines them.
 #pragma once
@@ -29,14 +30,17 @@ struct KeyComponent {
   unsigned size = 8;      // integers: the D size (1, 2, 4, 8); strings: strsize; others: bytes
   bool is_signed = true;  // integers
   AddressLayout addresses;  // stacks and symbols
+  unsigned width = 8;       // integers: bytes in the packed key, 8 or 4
 
-  static KeyComponent integer(unsigned size, bool is_signed) { return {Kind::Integer, size, is_signed, {}}; }
+  static KeyComponent integer(unsigned size, bool is_signed, unsigned width = 8) {
+    return {Kind::Integer, size, is_signed, {}, width};
+  }
   static KeyComponent string(unsigned strsize) { return {Kind::String, strsize, false, {}}; }
   static KeyComponent address(Kind kind, const AddressLayout& layout) {
     return {kind, layout.byte_size(), false, layout};
   }
   // Bytes the component occupies in the packed key.
-  unsigned byte_size() const { return kind == Kind::Integer ? 8 : size; }
+  unsigned byte_size() const { return kind == Kind::Integer ? width : size; }
 };
 
 // One printed row of a histogram: the bucket's lower bound (or, for the open-ended outer
@@ -162,7 +166,7 @@ Value key_value(const AggregationSpec& spec, std::string_view key, size_t i);
 // Builds a packed key from typed components (the runtime and the tests use it).
 class KeyBuilder {
  public:
-  KeyBuilder& integer(int64_t v);
+  KeyBuilder& integer(int64_t v, unsigned width = 8);
   KeyBuilder& string(std::string_view s, unsigned strsize);
   std::string bytes() const { return bytes_; }
   std::span<const uint8_t> span() const {

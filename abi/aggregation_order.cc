@@ -17,7 +17,7 @@ int three_way(T a, T b) {
 
 uint64_t unsigned_key(const KeyComponent& c, std::string_view bytes) {
   uint64_t raw = 0;
-  std::memcpy(&raw, bytes.data(), sizeof raw);
+  std::memcpy(&raw, bytes.data(), std::min(bytes.size(), sizeof raw));
   return c.size >= 8 ? raw : raw & ((uint64_t(1) << (c.size * 8)) - 1);
 }
 

@@ -48,6 +48,17 @@ struct RecordLayout {
   std::vector<RecordedAction> actions;
 };
 
+// A map of the object that the runtime may create while code is still being generated (creating a
+// preallocated per-CPU hash takes milliseconds); the loader then hands it to libbpf by name.
+struct MapShape {
+  std::string name;
+  uint32_t type = 0;  // BPF_MAP_TYPE_*
+  uint32_t key_size = 0;
+  uint32_t value_size = 0;
+  uint32_t max_entries = 0;
+  uint32_t flags = 0;
+};
+
 struct CompiledProgram {
   std::vector<char> object;
   std::vector<AttachPoint> attach_points;

@@ -161,7 +161,7 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
     codegen::Dumps dumps;
     if (dump == Stage::Lower) dumps.lowered_ir = &result.dump;
     if (dump == Stage::Object) dumps.optimized_ir = &result.dump;
-    result.program = std::make_unique<abi::CompiledProgram>(codegen::generate(*program, dumps));
+    result.program = std::make_unique<abi::CompiledProgram>(codegen::generate(*program, dumps, options.maps_laid_out));
   });
   return result;
 }

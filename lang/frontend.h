@@ -2,6 +2,7 @@
 // The runtime uses the compiler only through this header.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct FrontendOptions {
   // the reason names the limit (the runtime sets it from the open-file limit).
   size_t max_probes = SIZE_MAX;
   std::string max_probes_reason;
+  // Called, when set, with the aggregations' maps as soon as their sizes are known, before code is
+  // generated: the runtime creates them meanwhile.
+  std::function<void(const std::vector<abi::MapShape>&)> maps_laid_out;
 };
 
 // The clauses of one probe run in one BPF program, inline: a branch over them reaches at most

@@ -314,6 +314,9 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   options.target_pid = target ? target->pid() : inv.pid;
 
   options.stamp_records = timeline != nullptr;
+  EarlyMaps early_maps;
+  if (inv.mode == Invocation::Mode::Run)
+    options.maps_laid_out = [&early_maps](const std::vector<abi::MapShape>& shapes) { early_maps.create(shapes); };
   lang::Compilation compiled = lang::compile(sources, options, catalog, lang::Stage::Object, dump_stage(inv.dump));
   std::cerr << compiled.cpp_messages;
   std::cout << compiled.dump << std::flush;
@@ -324,6 +327,7 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   if (inv.mode == Invocation::Mode::CompileOnly) return 0;
 
   SessionConfig config;
+  config.early_maps = &early_maps;
   config.matched = matched_lines(sources, compiled);
   config.target = target.get();
   config.verbose = inv.verbose;

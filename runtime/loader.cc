@@ -57,7 +57,7 @@ LoadedObject::~LoadedObject() {
 
 std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
                                                  const std::vector<abi::AttachPoint>& points, bool verbose,
-                                                 BufferResizer& resizer, std::string& error) {
+                                                 BufferResizer& resizer, std::string& error, EarlyMaps* early) {
   LibbpfLogCapture log;
   LIBBPF_OPTS(bpf_object_open_opts, options, .object_name = "dsched");
   bpf_object* object = nullptr;
@@ -73,6 +73,7 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
       return nullptr;
     }
     resizer.apply(object);
+    if (early) early->hand_over(object);
     for (const abi::AttachPoint& point : points) {
       if (bpf_program* program = bpf_object__find_program_by_name(object, point.program.c_str())) {
         bpf_program__set_autoattach(program, false);

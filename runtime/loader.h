@@ -10,6 +10,7 @@
 
 #include "abi/compiled_program.h"
 #include "runtime/buffer_resize.h"
+#include "runtime/early_maps.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -22,9 +23,10 @@ class LoadedObject {
   // Opens and loads the object; on failure returns null and fills error with a message that
   // names the failing clause and a short reason, followed by the verifier's last lines (all of
   // them when verbose). A buffer the kernel cannot allocate is halved and the load tried again
-  // while `resizer` allows (bufresize=auto).
+  // while `resizer` allows (bufresize=auto). Maps already in `early` are used rather than created.
   static std::unique_ptr<LoadedObject> load(const std::vector<char>& elf, const std::vector<abi::AttachPoint>& points,
-                                            bool verbose, BufferResizer& resizer, std::string& error);
+                                            bool verbose, BufferResizer& resizer, std::string& error,
+                                            EarlyMaps* early = nullptr);
   ~LoadedObject();
   LoadedObject(const LoadedObject&) = delete;
   LoadedObject& operator=(const LoadedObject&) = delete;

@@ -151,7 +151,8 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
                 const SessionConfig& config) {
   std::string error;
   BufferResizer resizer(options.text("bufresize") != "manual");
-  auto object = LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error);
+  auto object =
+      LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error, config.early_maps);
   if (!object) {
     output.error(error);
     return 1;

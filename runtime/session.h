@@ -9,6 +9,7 @@
 #include "abi/compiled_program.h"
 #include "abi/output.h"
 #include "abi/symbols.h"
+#include "runtime/early_maps.h"
 
 namespace dsched {
 
@@ -28,6 +29,7 @@ struct SessionConfig {
   bool verbose = false;             // -v: the whole verifier log when the kernel refuses a program
   LoopCompanion* companion = nullptr;  // dsched timeline -s: the recorder, read in the same loop
   abi::Symbolizer* symbols = nullptr;  // keeps the mappings of processes the programs announce
+  EarlyMaps* early_maps = nullptr;     // maps created while the code was generated
 };
 
 // Runs `program`, sending everything it prints to `output`. `options` start as the program's and

@@ -1,6 +1,8 @@
 // overhead_bench [--runs R] [--loops N] [--cpu C] [--settle S] [--scenario NAME]... [--mode MODE]...
-//                [--bpf-stats]
-//   scenarios: count where qtime qlen profile syscount readlat stackcount; modes: none empty c dsched bpftrace
+//                [--bpf-stats] [--baseline DSCHED]
+//   scenarios: count where qtime qlen profile syscount readlat stackcount;
+//   modes: none empty c base dsched bpftrace (base: the --baseline binary, e.g. a build of the branch
+//   point, run like dsched: a change measured side by side with what it changes)
 // Per-event overhead: times `perf bench sched pipe -l N` (pinned to CPU C, so every message is a
 // context switch) with no tracing, with empty BPF programs on the scenario's hooks, with a
 // hand-written libbpf program, with dsched and with bpftrace running the scenario's script. The
@@ -67,14 +69,15 @@ std::vector<Scenario> scenarios() {
   };
 }
 
-enum class Mode { None, Empty, HandC, Dsched, Bpftrace };
-constexpr Mode kModes[] = {Mode::None, Mode::Empty, Mode::HandC, Mode::Dsched, Mode::Bpftrace};
+enum class Mode { None, Empty, HandC, Baseline, Dsched, Bpftrace };
+constexpr Mode kModes[] = {Mode::None, Mode::Empty, Mode::HandC, Mode::Baseline, Mode::Dsched, Mode::Bpftrace};
 
 const char* mode_name(Mode mode) {
   switch (mode) {
     case Mode::None: return "no tracing";
     case Mode::Empty: return "empty BPF";
     case Mode::HandC: return "hand-written C";
+    case Mode::Baseline: return "dsched base";
     case Mode::Dsched: return "dsched";
     case Mode::Bpftrace: return "bpftrace";
   }
@@ -87,6 +90,7 @@ const char* mode_key(Mode mode) {
     case Mode::None: return "none";
     case Mode::Empty: return "empty";
     case Mode::HandC: return "c";
+    case Mode::Baseline: return "base";
     case Mode::Dsched: return "dsched";
     case Mode::Bpftrace: return "bpftrace";
   }
@@ -98,22 +102,6 @@ struct Tracer {
   std::string ready_marker;  // printed once the programs are loaded (dsched) or attached (others)
 };
 
-Tracer tracer_for(Mode mode, const Scenario& s) {
-  std::string object_dir = kObjects;
-  switch (mode) {
-    case Mode::None: break;
-    case Mode::Empty:
-      return {{BENCH_LOADER, "--only", s.empty_programs, object_dir + "/empty.bpf.o"}, "ready"};
-    case Mode::HandC: return {{BENCH_LOADER, object_dir + "/" + s.object + ".bpf.o"}, "ready"};
-    // Not quiet: the "matched N probes" line marks the end of loading; attaching follows at once.
-    case Mode::Dsched: return {{BENCH_DSCHED, "-s", s.d_script}, "matched"};
-    // The scripts print "attached" from BEGIN, which bpftrace runs after attaching (a SIGINT that
-    // arrives while bpftrace 0.17 is still attaching can leave it hanging).
-    case Mode::Bpftrace: return {{"bpftrace", s.bt_script}, "attached"};
-  }
-  return {};
-}
-
 struct Options {
   int runs = 3;
   long loops = 100000;
@@ -122,7 +110,25 @@ struct Options {
   std::vector<std::string> only;
   std::vector<std::string> modes;  // by mode_key(); empty: all
   bool bpf_stats = false;
+  std::string baseline;  // another dsched binary, mode "base"
 };
+
+Tracer tracer_for(Mode mode, const Scenario& s, const Options& o) {
+  std::string object_dir = kObjects;
+  switch (mode) {
+    case Mode::None: break;
+    case Mode::Empty:
+      return {{BENCH_LOADER, "--only", s.empty_programs, object_dir + "/empty.bpf.o"}, "ready"};
+    case Mode::HandC: return {{BENCH_LOADER, object_dir + "/" + s.object + ".bpf.o"}, "ready"};
+    // Not quiet: the "matched N probes" line marks the end of loading; attaching follows at once.
+    case Mode::Dsched: return {{BENCH_DSCHED, "-s", s.d_script}, "matched"};
+    case Mode::Baseline: return {{o.baseline, "-s", s.d_script}, "matched"};
+    // The scripts print "attached" from BEGIN, which bpftrace runs after attaching (a SIGINT that
+    // arrives while bpftrace 0.17 is still attaching can leave it hanging).
+    case Mode::Bpftrace: return {{"bpftrace", s.bt_script}, "attached"};
+  }
+  return {};
+}
 
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
@@ -135,6 +141,7 @@ bool parse(int argc, char** argv, Options& o) {
     else if (arg == "--scenario") o.only.push_back(argv[++i]);
     else if (arg == "--mode") o.modes.push_back(argv[++i]);
     else if (arg == "--bpf-stats") o.bpf_stats = true;
+    else if (arg == "--baseline") o.baseline = argv[++i];
     else return false;
   }
   return true;
@@ -169,7 +176,7 @@ double ns_per_program_run(pid_t pid) {
 
 // One workload run under `mode`; cpu_s < 0 with `error` set when something failed.
 Sample timed_run(Mode mode, const Scenario& s, const Options& o, std::string& error) {
-  Tracer tracer = tracer_for(mode, s);
+  Tracer tracer = tracer_for(mode, s, o);
   std::unique_ptr<ChildProcess> traced;
   if (!tracer.argv.empty()) {
     traced = std::make_unique<ChildProcess>(tracer.argv);
@@ -205,7 +212,8 @@ Sample timed_run(Mode mode, const Scenario& s, const Options& o, std::string& er
 }
 
 // Reasons a mode cannot run here, checked once up front.
-std::string unavailable(Mode mode) {
+std::string unavailable(Mode mode, const Options& o) {
+  if (mode == Mode::Baseline && access(o.baseline.c_str(), X_OK) != 0) return "no --baseline binary";
   if (mode == Mode::Bpftrace) {
     if (system("command -v bpftrace >/dev/null 2>&1") != 0) return "bpftrace is not installed";
     if (access("/sys/kernel/tracing/events/sched", F_OK) != 0)
@@ -261,7 +269,7 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr, "usage: overhead_bench [--runs R] [--loops N] [--cpu C] [--settle S] [--scenario NAME]... "
-                 "[--mode none|empty|c|dsched|bpftrace]... [--bpf-stats]\n");
+                 "[--mode none|empty|c|base|dsched|bpftrace]... [--bpf-stats] [--baseline DSCHED]\n");
     return 2;
   }
   if (system("command -v perf >/dev/null 2>&1") != 0) {
@@ -278,7 +286,8 @@ int main(int argc, char** argv) {
   std::vector<Mode> modes;
   for (Mode mode : kModes) {
     if (!o.modes.empty() && std::find(o.modes.begin(), o.modes.end(), mode_key(mode)) == o.modes.end()) continue;
-    std::string reason = unavailable(mode);
+    if (mode == Mode::Baseline && o.modes.empty() && o.baseline.empty()) continue;  // asked for by --baseline
+    std::string reason = unavailable(mode, o);
     if (reason.empty()) modes.push_back(mode);
     else std::printf("skipping %s: %s\n", mode_name(mode), reason.c_str());
   }

@@ -1,4 +1,4 @@
-// startup_bench [--runs N]
+// startup_bench [--runs N] [--case NAME]...
 // Start-up against bpftrace: for each case, runs the dsched and the bpftrace command alternately N
 // times and reports the medians of the time from exec to the first event's output (the case's
 // marker line; all probes are attached by then) and to exit, and the median peak RSS (wait4).
@@ -80,10 +80,15 @@ void print_row(const char* tool, const Samples& s) {
 
 int main(int argc, char** argv) {
   int runs = 10;
-  if (argc == 3 && std::string(argv[1]) == "--runs") runs = std::max(1, std::atoi(argv[2]));
-  else if (argc != 1) {
-    std::fprintf(stderr, "usage: startup_bench [--runs N]\n");
-    return 2;
+  std::vector<std::string> only;  // --case: the cases whose name starts with one of these
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i + 1 < argc && arg == "--runs") runs = std::max(1, std::atoi(argv[++i]));
+    else if (i + 1 < argc && arg == "--case") only.push_back(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: startup_bench [--runs N] [--case NAME]...\n");
+      return 2;
+    }
   }
   bool have_bpftrace = system("command -v bpftrace >/dev/null 2>&1") == 0;
   if (!have_bpftrace) std::printf("bpftrace is not installed: dsched rows only\n");
@@ -92,6 +97,8 @@ int main(int argc, char** argv) {
   std::printf("start-up, medians of %d runs each, dsched and bpftrace alternating\n", runs);
   int status = 0;
   for (const Case& c : cases()) {
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) { return c.name.rfind(o, 0) == 0; }))
+      continue;
     Samples dsched, bpftrace;
     bool ok = true;
     int case_runs = c.max_runs ? std::min(runs, c.max_runs) : runs;

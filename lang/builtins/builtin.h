@@ -94,6 +94,9 @@ class BuiltinVariable {
   virtual bool indexed() const { return false; }
   // Called where the variable is used as a value; refuses uses it does not support.
   virtual void check(Checker& checker, const Expr& use) const {}
+  // How many distinct values it can take on this machine, when the machine bounds them (cpu: the
+  // possible CPUs), else 0. An aggregation keyed by it alone never needs more entries.
+  virtual uint64_t distinct_values() const { return 0; }
   virtual codegen::Value lower(codegen::Lowering& lowering, const Expr& use) const = 0;
 };
 

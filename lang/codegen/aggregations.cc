@@ -33,8 +33,7 @@ void aggregate(Lowering& l, const lang::Stmt& stmt) {
 
   llvm::Value* key;
   if (agg.key_types.empty()) {
-    key = l.firing.scratch(4);
-    b.CreateStore(b.getInt32(0), key);
+    key = l.maps.index_key(0);
   } else {
     std::vector<const lang::Expr*> keys;
     for (const auto& k : stmt.keys) keys.push_back(k.get());

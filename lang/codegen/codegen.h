@@ -1,7 +1,9 @@
 // Lowers a checked D program to a BPF object plus the layouts the runtime needs to read it.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "abi/compiled_program.h"
 #include "lang/program.h"
@@ -15,6 +17,8 @@ struct Dumps {
 };
 
 // Throws lang::CompileError (located at the construct) when the program cannot be lowered.
-abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps = {});
+// `maps_laid_out`, when set, receives the aggregations' maps before code is generated.
+abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps = {},
+                              const std::function<void(const std::vector<abi::MapShape>&)>& maps_laid_out = {});
 
 }  // namespace dsched::codegen

@@ -50,7 +50,8 @@ llvm::Value* arithmetic(Lowering& l, BinaryOp op, llvm::Value* left, llvm::Value
     case BinaryOp::Mul: v = b.CreateMul(left, right); break;
     case BinaryOp::Div:
     case BinaryOp::Mod: {
-      if (!llvm::isa<llvm::ConstantInt>(right))
+      // A constant divisor needs no test unless it is 0 (x /= 0): then the clause always faults.
+      if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(right); !constant || constant->isZero())
         l.records.check_fault(b.CreateICmpEQ(right, l.ir.const64(0)), abi::FaultKind::DivideByZero);
       v = is_signed ? signed_division(l, op, left, right)
                     : op == BinaryOp::Div ? b.CreateUDiv(left, right) : b.CreateURem(left, right);
@@ -97,8 +98,8 @@ llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& r
   return l.ir.widen(l.ir.b().CreateICmp(p, lhs, rhs));
 }
 
-// Applies compound assignment operator `op` or ++/-- to the current value of a variable.
-Value update(Lowering& l, const Value& current, const lang::Expr& target, BinaryOp op, const Value& operand) {
+// Applies compound assignment operator `op` or ++/-- to `current`.
+Value apply(Lowering& l, const Value& current, const lang::Expr& target, BinaryOp op, const Value& operand) {
   llvm::Value* v = arithmetic(l, op, current.v, operand.v, target.type, target.type, operand.type);
   if (!v) lang::fail(target.loc, lang::ErrTag::D_UNKNOWN, "this compound assignment is not supported");
   return {v, target.type};
@@ -172,16 +173,20 @@ Value Exprs::unary(const lang::Expr& e) {
 }
 
 Value Exprs::incdec(const lang::Expr& e) {
-  const lang::Expr& target = *e.operand(0);
-  Value before = target_value(target);
   Value one{l_.ir.const64(1), l_.program.types->integer(4, true)};
-  Value after = update(l_, before, target, e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
-  store(target, after);
+  auto [before, after] = update(*e.operand(0), e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
   return e.prefix ? after : before;
 }
 
-Value Exprs::target_value(const lang::Expr& target) {
-  return lang::stored_through(target) ? kernel_object(target) : l_.variables.load(target);
+// A compound assignment or ++/-- of an assignment's target: its values before and after.
+std::pair<Value, Value> Exprs::update(const lang::Expr& target, BinaryOp op, const Value& operand) {
+  auto next = [&](const Value& current) { return apply(l_, current, target, op, operand); };
+  if (!lang::stored_through(target)) return l_.variables.update(target, next);
+  Value before = kernel_object(target);
+  Value after = next(before);
+  if (target.type->is_integer()) after.v = l_.ir.normalize(after.v, target.type);
+  store(target, after);
+  return {before, after};
 }
 
 void Exprs::store(const lang::Expr& target, const Value& value) {
@@ -227,7 +232,7 @@ Value Exprs::string_step(const lang::Expr& e) {
 Value Exprs::assign(const lang::Expr& e) {
   const lang::Expr& target = *e.operand(0);
   Value value = eval(*e.operand(1));
-  if (e.compound) value = update(l_, target_value(target), target, e.binary_op, value);
+  if (e.compound) return update(target, e.binary_op, value).second;
   if (target.type->is_integer()) value.v = l_.ir.normalize(value.v, target.type);
   value.type = target.type->is_string() ? target.type : value.type;
   store(target, value);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lang/codegen/lowering.h"
@@ -43,7 +44,7 @@ class Exprs {
   Value assign(const lang::Expr& e);
   Value incdec(const lang::Expr& e);
   // An assignment's target: a D variable or a part of one, or memory reached through a pointer.
-  Value target_value(const lang::Expr& target);
+  std::pair<Value, Value> update(const lang::Expr& target, lang::BinaryOp op, const Value& operand);
   void store(const lang::Expr& target, const Value& value);
   Value ternary(const lang::Expr& e);
   Value cast(const lang::Expr& e);

@@ -29,23 +29,48 @@ uint32_t ring_size(int64_t requested) {
   return static_cast<uint32_t>(size);
 }
 
-abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize) {
+abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize, uint64_t integer_width) {
   if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(strsize));
   if (key->is_address())
     return abi::KeyComponent::address(
         key->kind == lang::TypeKind::Stack ? abi::KeyComponent::Kind::Stack : abi::KeyComponent::Kind::Symbol,
         key->addresses);
-  return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed);
+  return abi::KeyComponent::integer(static_cast<unsigned>(key->size), key->is_integer() && key->is_signed,
+                                    static_cast<unsigned>(integer_width));
+}
+
+// For each aggregation, how many keys it can have when every statement keys it by one built-in
+// variable whose values the machine bounds (@[cpu]), else 0.
+std::vector<uint64_t> bounded_keys(const lang::Program& program) {
+  std::vector<uint64_t> bound(program.aggregations.size(), 0);
+  std::vector<bool> unbounded(program.aggregations.size(), false);
+  for (const lang::Clause& clause : program.clauses)
+    for (const lang::StmtPtr& stmt : clause.statements) {
+      if (stmt->kind != lang::StmtKind::Aggregate) continue;
+      const size_t id = size_t(stmt->agg_id);
+      const lang::Expr* key = stmt->keys.size() == 1 ? stmt->keys[0].get() : nullptr;
+      const uint64_t values = key && key->kind == lang::ExprKind::Builtin ? key->variable->distinct_values() : 0;
+      if (values == 0) unbounded[id] = true;
+      bound[id] = std::max(bound[id], values);
+    }
+  for (size_t id = 0; id < bound.size(); ++id)
+    if (unbounded[id]) bound[id] = 0;
+  return bound;
 }
 
 }  // namespace
 
 uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ? 8 : round8(type->size); }
 
+uint64_t Maps::integer_key_width(const std::vector<const lang::Type*>& types) {
+  bool narrow = std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_integer() && t->size <= 4; });
+  return narrow ? 4 : 8;
+}
+
 uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
   uint64_t size = 0;
   for (const lang::Type* t : types)
-    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : 8;
+    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : integer_key_width(types);
   return size;
 }
 
@@ -115,13 +140,15 @@ void Maps::define() {
 
 void Maps::define_aggregations() {
   uint64_t aggsize = static_cast<uint64_t>(l_.program.options.number("aggsize"));
+  const std::vector<uint64_t> bounded = bounded_keys(l_.program);
   for (const lang::Aggregation& agg : l_.program.aggregations) {
     abi::AggregationSpec spec;
     spec.id = static_cast<uint32_t>(agg.id);
     spec.name = agg.name;
     spec.function = agg.function;
     spec.params = agg.params;
-    for (const lang::Type* key : agg.key_types) spec.keys.push_back(key_component(key, l_.program.options.strsize()));
+    for (const lang::Type* key : agg.key_types)
+      spec.keys.push_back(key_component(key, l_.program.options.strsize(), integer_key_width(agg.key_types)));
     uint64_t value_size = spec.value_words() * 8;
     std::string name = abi::aggregation_map_name(spec.id);
     BpfModule& module = l_.ir.module();
@@ -138,9 +165,13 @@ void Maps::define_aggregations() {
                                  false);
       uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
-      aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_HASH, entries,
-                                                 static_cast<uint32_t>(spec.key_size()),
-                                                 static_cast<uint32_t>(value_size), 0, false}));
+      // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would
+      // cost start-up time and memory for nothing.
+      if (uint64_t keys = bounded[size_t(agg.id)]) entries = static_cast<uint32_t>(std::min<uint64_t>(entries, keys));
+      MapSpec map{name, BPF_MAP_TYPE_PERCPU_HASH, entries, static_cast<uint32_t>(spec.key_size()),
+                  static_cast<uint32_t>(value_size), 0, false};
+      aggregations_.push_back(module.define_map(map));
+      shapes_.push_back({map.name, map.type, map.key_size, map.value_size, map.max_entries, map.flags});
     }
     zeroes_size_ = std::max(zeroes_size_, value_size);
     specs_.push_back(std::move(spec));
@@ -158,11 +189,19 @@ llvm::GlobalVariable* Maps::zeroes(uint64_t bytes) {
   return zeroes_;
 }
 
+llvm::Value* Maps::index_key(uint32_t index) {
+  Ir& ir = l_.ir;
+  if (index_key_of_ != ir.function()) {
+    index_key_ = ir.entry_alloca(ir.b().getInt32Ty());
+    index_key_of_ = ir.function();
+  }
+  ir.b().CreateStore(ir.b().getInt32(index), index_key_);
+  return index_key_;
+}
+
 void Maps::count_drop(abi::DropCounter counter) {
   Ir& ir = l_.ir;
-  llvm::Value* key = l_.firing.scratch(4);
-  ir.b().CreateStore(ir.b().getInt32(static_cast<uint32_t>(counter)), key);
-  llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, key});
+  llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, index_key(static_cast<uint32_t>(counter))});
   ir.when(ir.b().CreateICmpNE(slot, ir.const64(0)), [&] {
     llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
     ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);

@@ -11,6 +11,7 @@
 #include <llvm/IR/GlobalVariable.h>
 
 #include "abi/aggregation.h"
+#include "abi/compiled_program.h"
 #include "abi/records.h"
 #include "lang/codegen/bpf_module.h"
 #include "lang/codegen/lowering.h"
@@ -29,14 +30,20 @@ class Maps {
   llvm::GlobalVariable* hook_map(const MapSpec& spec);
   // Counts a drop in the per-CPU drop counters.
   void count_drop(abi::DropCounter counter);
+  // A 4-byte key holding `index`, on the stack of the function being emitted (one place per
+  // function, good until the next call): the key of an array map's element.
+  llvm::Value* index_key(uint32_t index);
   // Read-only zeroes at least `bytes` long (new map values start from them).
   llvm::GlobalVariable* zeroes(uint64_t bytes);
 
   // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word,
   // strings, structs and arrays their size rounded up to words.
   static uint64_t storage_size(const lang::Type* type);
-  // Bytes of a packed key: 8 per integer or pointer, strsize per string.
+  // Bytes of a packed key: integer_key_width() per integer or pointer, strsize per string.
   uint64_t key_size(const std::vector<const lang::Type*>& types) const;
+  // Bytes an integer or pointer takes in a packed key: 4 when every component is an integer of at
+  // most 4 bytes (the hash then covers half the bytes), else 8.
+  static uint64_t integer_key_width(const std::vector<const lang::Type*>& types);
 
   llvm::GlobalVariable* events() const { return events_; }
   llvm::GlobalVariable* globals() const { return globals_; }
@@ -50,6 +57,8 @@ class Maps {
   static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
+  // The keyed aggregations' maps as the kernel creates them.
+  const std::vector<abi::MapShape>& aggregation_shapes() const { return shapes_; }
 
   uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
   uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }
@@ -73,7 +82,10 @@ class Maps {
   std::map<std::pair<lang::VarScope, int>, llvm::GlobalVariable*> assoc_;  // by scope and variable id
   std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
   std::vector<abi::AggregationSpec> specs_;
+  std::vector<abi::MapShape> shapes_;
   std::map<std::string, llvm::GlobalVariable*> hook_maps_;
+  llvm::Value* index_key_ = nullptr;
+  llvm::Function* index_key_of_ = nullptr;
   std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
   uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
 };

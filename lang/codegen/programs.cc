@@ -166,6 +166,7 @@ void Programs::emit_clause(const lang::Clause& clause) {
   Ir& ir = l_.ir;
   llvm::BasicBlock* next = ir.new_block("clause.next");
   l_.records.begin_clause(l_.firing.probe(), epids_.at({&clause, &l_.firing.probe()}), next);
+  l_.variables.begin_clause(clause.predicate.get());
   if (clause.predicate) {
     llvm::BasicBlock* body = ir.new_block("clause.body");
     ir.b().CreateCondBr(l_.exprs.condition(*clause.predicate), body, next);
@@ -196,12 +197,13 @@ class Generator {
         module_("dsched"), ir_(module_, program.options.strsize()), maps_(lowering_), firing_(lowering_),
         records_(lowering_), exprs_(lowering_), variables_(lowering_), strings_(lowering_), programs_(lowering_) {}
 
-  abi::CompiledProgram run(const Dumps& dumps) {
+  abi::CompiledProgram run(const Dumps& dumps, const std::function<void(const std::vector<abi::MapShape>&)>& maps_laid_out) {
     const lang::Program& program = lowering_.program;
     int64_t cpu = program.options.number("cpu");
     if (cpu >= std::max(libbpf_num_possible_cpus(), 1))
       lang::fail({}, lang::ErrTag::None, "invalid value for option cpu: there is no CPU " + std::to_string(cpu));
     maps_.define();
+    if (maps_laid_out) maps_laid_out(maps_.aggregation_shapes());
     abi::CompiledProgram out;
     out.attach_points = programs_.emit_all();
     maps_.finish(firing_.scratch_high_water());
@@ -230,8 +232,9 @@ class Generator {
 
 }  // namespace
 
-abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps) {
-  return Generator(program).run(dumps);
+abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps,
+                              const std::function<void(const std::vector<abi::MapShape>&)>& maps_laid_out) {
+  return Generator(program).run(dumps, maps_laid_out);
 }
 
 }  // namespace dsched::codegen

@@ -1,5 +1,6 @@
 #include "lang/codegen/variables.h"
 
+#include <algorithm>
 #include <linux/bpf.h>
 
 #include "lang/codegen/exprs.h"
@@ -20,26 +21,110 @@ const lang::Variable& variable(const lang::Program& program, const lang::Expr& e
   }
 }
 
+// Whether two integer expressions have the same value wherever a firing evaluates them: the same
+// constants and probe arguments (fixed when the probe fires), combined by the same operators.
+bool same_in_firing(const lang::Expr& a, const lang::Expr& b) {
+  using lang::ExprKind;
+  if (a.kind != b.kind || a.type != b.type || a.operands.size() != b.operands.size()) return false;
+  if (!a.type->is_scalar()) return false;
+  switch (a.kind) {
+    case ExprKind::IntLiteral: return a.value == b.value;
+    case ExprKind::ProbeArg: return a.id == b.id;
+    case ExprKind::Cast: break;
+    case ExprKind::Unary:
+      if (a.unary_op != b.unary_op || a.unary_op == lang::UnaryOp::Deref || a.unary_op == lang::UnaryOp::AddressOf)
+        return false;
+      break;
+    case ExprKind::Binary:
+      if (a.binary_op != b.binary_op) return false;
+      break;
+    default: return false;
+  }
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!same_in_firing(*a.operand(i), *b.operand(i))) return false;
+  return true;
+}
+
+bool same_element(const lang::Expr& a, const lang::Expr& b) {
+  if (a.scope != b.scope || a.id != b.id || a.operands.size() != b.operands.size()) return false;
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!same_in_firing(*a.operand(i), *b.operand(i))) return false;
+  return true;
+}
+
+// The associative-array element reads of `e` that happen whenever `e` is evaluated (not behind
+// &&, ||, ?: or inside a call) and whose keys have one value throughout the firing.
+void unconditional_element_reads(const lang::Expr& e, std::vector<const lang::Expr*>& out) {
+  using lang::ExprKind;
+  switch (e.kind) {
+    case ExprKind::Variable:
+      if (!e.operands.empty() && same_element(e, e)) out.push_back(&e);
+      return;
+    case ExprKind::Unary:
+    case ExprKind::Cast: break;
+    case ExprKind::Binary:
+      if (e.binary_op == lang::BinaryOp::LogAnd || e.binary_op == lang::BinaryOp::LogOr)
+        return unconditional_element_reads(*e.operand(0), out);
+      break;
+    case ExprKind::Ternary: return unconditional_element_reads(*e.operand(0), out);
+    default: return;
+  }
+  for (const auto& operand : e.operands) unconditional_element_reads(*operand, out);
+}
+
 }  // namespace
+
+void Variables::begin_clause(const lang::Expr* predicate) {
+  kept_.clear();
+  keepable_.clear();
+  if (predicate) unconditional_element_reads(*predicate, keepable_);
+}
+
+llvm::Value* Variables::kept_lookup(const lang::Expr& e) const {
+  llvm::Function* here = l_.ir.b().GetInsertBlock()->getParent();
+  for (const KeptLookup& kept : kept_)
+    if (kept.pointer->getFunction() == here && same_element(*kept.element, e)) return kept.pointer;
+  return nullptr;
+}
+
+void Variables::forget_lookups(const lang::Expr& e) {
+  std::erase_if(kept_, [&](const KeptLookup& kept) { return kept.element->scope == e.scope && kept.element->id == e.id; });
+}
 
 llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types,
                             llvm::Value* leading) {
   Ir& ir = l_.ir;
   uint64_t strsize = l_.program.options.strsize();
   uint64_t offset = leading ? Maps::kThreadKeyBytes : 0;
-  llvm::Value* key = l_.firing.scratch(std::max<uint64_t>(offset + l_.maps.key_size(types), 8));
+  uint64_t width = Maps::integer_key_width(types);
+  uint64_t size = offset + l_.maps.key_size(types);
+  // The parts first: one of them may build a key of its own.
+  std::vector<Value> parts;
+  for (const lang::Expr* k : keys) parts.push_back(l_.exprs.eval(*k));
+  // A short key of integers goes on the stack, as a hand-written program keeps it.
+  llvm::Value* key;
+  if (size <= kStackKeyBytes && std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_scalar(); })) {
+    if (stack_key_of_ != ir.function()) {
+      stack_key_ = ir.entry_alloca(llvm::ArrayType::get(ir.i64(), kStackKeyBytes / 8));
+      stack_key_of_ = ir.function();
+    }
+    key = stack_key_;
+  } else {
+    key = l_.firing.scratch(std::max<uint64_t>(size, 8));
+  }
   if (leading) ir.b().CreateStore(leading, key);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    Value v = l_.exprs.eval(*keys[i]);
+  for (size_t i = 0; i < parts.size(); ++i) {
     if (types[i]->is_string()) {
-      l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(v));
+      l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(parts[i]));
       offset += strsize;
     } else if (types[i]->is_address()) {
-      ir.copy_bytes(ir.offset_ptr(key, offset), v.v, types[i]->size);
+      ir.copy_bytes(ir.offset_ptr(key, offset), parts[i].v, types[i]->size);
       offset += types[i]->size;
     } else {
-      ir.b().CreateStore(types[i]->is_integer() ? ir.normalize(v.v, types[i]) : v.v, ir.offset_ptr(key, offset));
-      offset += 8;
+      llvm::Value* word = types[i]->is_integer() ? ir.normalize(parts[i].v, types[i]) : parts[i].v;
+      if (width < 8) word = ir.b().CreateTrunc(word, ir.b().getIntNTy(static_cast<unsigned>(width * 8)));
+      ir.b().CreateStore(word, ir.offset_ptr(key, offset));
+      offset += width;
     }
   }
   return key;
@@ -58,12 +143,18 @@ Variables::Slot Variables::slot(const lang::Expr& e, Access access) {
   bool create = access == Access::Create;
   const lang::Variable& var = variable(l_.program, e);
   if (!var.key_types.empty()) {
+    if (access == Access::Read)
+      if (llvm::Value* kept = kept_lookup(e)) return {kept, 0, true};
     llvm::Value* key = element_key(e);
     llvm::GlobalVariable* map = l_.maps.associative_array(var);
     if (create)
       ir.helper(BPF_FUNC_map_update_elem,
                 {map, key, l_.maps.zeroes(Maps::storage_size(var.type)), ir.const64(BPF_NOEXIST)});
-    return {ir.b().CreateIntToPtr(ir.helper(BPF_FUNC_map_lookup_elem, {map, key}), ir.ptr()), 0, true};
+    llvm::Value* element = ir.b().CreateIntToPtr(ir.helper(BPF_FUNC_map_lookup_elem, {map, key}), ir.ptr());
+    auto* lookup = llvm::dyn_cast<llvm::Instruction>(element);
+    if (access == Access::Read && lookup && std::find(keepable_.begin(), keepable_.end(), &e) != keepable_.end())
+      kept_.push_back({&e, lookup});
+    return {element, 0, true, key};
   }
   switch (e.scope) {
     case lang::VarScope::Global: return {l_.firing.globals_base(), l_.maps.global_offset(var.id)};
@@ -207,10 +298,85 @@ Value Variables::load(const lang::Expr& e) {
               [&] { b.CreateStore(l_.maps.zeroes(Maps::storage_size(var.type)), place); });
     return read(b.CreateLoad(ir.ptr(), place), Field{var.type});
   }
+  return read_scalar(where, var.type);
+}
+
+Value Variables::read_scalar(const Slot& where, const lang::Type* type) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
   llvm::Value* result = ir.stack_slot();
   with_slot(where, [&](llvm::Value* p) { b.CreateStore(b.CreateLoad(ir.i64(), p), result); },
             [&] { b.CreateStore(ir.const64(0), result); });
-  return {b.CreateLoad(ir.i64(), result), var.type};
+  return {b.CreateLoad(ir.i64(), result), type};
+}
+
+std::pair<Value, Value> Variables::update(const lang::Expr& e, const Change& change) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  const lang::Variable* var = e.kind == lang::ExprKind::Variable ? &variable(l_.program, e) : nullptr;
+  bool keyed = var && !var->key_types.empty();
+  if (!var || !var->type->is_scalar() || (!keyed && e.scope != lang::VarScope::ThreadLocal)) {
+    Value before = load(e);
+    Value after = change(before);
+    store(e, after);
+    return {before, after};
+  }
+  Slot where = slot(e, Access::Read);
+  Value before = read_scalar(where, var->type);
+  Value after = change(before);
+  llvm::Value* is_zero = b.CreateICmpEQ(after.v, ir.const64(0));
+  with_slot(
+      where,
+      [&](llvm::Value* p) {
+        if (!keyed) return (void)b.CreateStore(after.v, p);  // a thread-local of 0 is zeroed in place
+        erase_or(e, is_zero, where.key, [&] { b.CreateStore(after.v, p); });
+      },
+      [&] { ir.when(b.CreateNot(is_zero), [&] { create(e, after, where.key); }, "update.create"); });
+  forget_lookups(e);
+  return {before, after};
+}
+
+void Variables::create(const lang::Expr& e, const Value& value, llvm::Value* key) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  const lang::Variable& var = variable(l_.program, e);
+  if (var.key_types.empty()) {
+    with_slot(slot(e, Access::Create), [&](llvm::Value* p) { b.CreateStore(value.v, p); },
+              [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
+    return;
+  }
+  // One update creates the element or replaces it; it fails only when the array is full.
+  llvm::Value* word = l_.firing.scratch(8);
+  b.CreateStore(value.v, word);
+  llvm::Value* result = ir.helper(BPF_FUNC_map_update_elem,
+                                  {l_.maps.associative_array(var), key ? key : element_key(e), word, ir.const64(BPF_ANY)});
+  ir.when(b.CreateICmpSLT(result, ir.const64(0)), [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); },
+          "create.full");
+}
+
+void Variables::erase_or(const lang::Expr& e, llvm::Value* is_zero, llvm::Value* key, const std::function<void()>& write) {
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::BasicBlock* erasing = ir.new_block("store.erase");
+  llvm::BasicBlock* writing = ir.new_block("store.write");
+  llvm::BasicBlock* done = ir.new_block("store.done");
+  b.CreateCondBr(is_zero, erasing, writing);
+  b.SetInsertPoint(erasing);
+  erase(e, key);
+  b.CreateBr(done);
+  b.SetInsertPoint(writing);
+  write();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+void Variables::erase(const lang::Expr& e, llvm::Value* key) {
+  Ir& ir = l_.ir;
+  const lang::Variable& var = variable(l_.program, e);
+  if (!var.key_types.empty())
+    ir.helper(BPF_FUNC_map_delete_elem, {l_.maps.associative_array(var), key ? key : element_key(e)});
+  else
+    with_slot(slot(e, Access::Clear), [&](llvm::Value* p) { ir.zero_bytes(p, Maps::storage_size(var.type)); }, [] {});
 }
 
 void Variables::store(const lang::Expr& e, const Value& value) {
@@ -231,29 +397,14 @@ void Variables::store(const lang::Expr& e, const Value& value) {
     Slot where = slot(*root, Access::Read);
     return put(ir.offset_ptr(where.base, where.offset));
   }
+  forget_lookups(*root);
   // Storing 0 into a dynamic variable deletes it (and never creates it): an integer 0 at run
   // time, or the constant 0 stored into a struct or array. A thread-local is zeroed in place: it
   // reads back as 0, and task storage is freed with its task.
-  auto erase = [&] {
-    if (!var.key_types.empty())
-      ir.helper(BPF_FUNC_map_delete_elem, {l_.maps.associative_array(var), element_key(*root)});
-    else
-      with_slot(slot(*root, Access::Clear), [&](llvm::Value* p) { ir.zero_bytes(p, Maps::storage_size(var.type)); }, [] {});
-  };
-  if (&e == root && !var.type->is_scalar() && value.type->is_integer()) return erase();
-  llvm::BasicBlock* done = ir.new_block("store.done");
-  if (&e == root && var.type->is_scalar()) {
-    llvm::BasicBlock* erasing = ir.new_block("store.erase");
-    llvm::BasicBlock* writing = ir.new_block("store.write");
-    b.CreateCondBr(b.CreateICmpEQ(value.v, ir.const64(0)), erasing, writing);
-    b.SetInsertPoint(erasing);
-    erase();
-    b.CreateBr(done);
-    b.SetInsertPoint(writing);
-  }
+  if (&e == root && !var.type->is_scalar() && value.type->is_integer()) return erase(*root, nullptr);
+  if (&e == root && var.type->is_scalar())
+    return erase_or(*root, b.CreateICmpEQ(value.v, ir.const64(0)), nullptr, [&] { create(*root, value, nullptr); });
   with_slot(slot(*root, Access::Create), put, [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
 }
 
 }  // namespace dsched::codegen

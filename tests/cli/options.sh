@@ -81,9 +81,9 @@ refused "bufsize=0" "dsched: invalid value for option bufsize: 0" -x bufsize=0 -
 refused "bufsize=31" "invalid value for option bufsize: 31 (the clause for dtrace:::BEGIN records 24 bytes and the buffer adds 8 to each record)" \
   -x bufsize=31 -n 'BEGIN { exit(0); }'
 "$dsched" -e -x bufsize=32 -n 'BEGIN { exit(0); }' || fail "bufsize=32 holds exit()'s record but was refused"
-# count()'s entry keyed by an int: an 8-byte key and the 8-byte count.
-refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 16 bytes)" \
+# count()'s entry keyed by an int: a 4-byte key (every key component is an int) and the 8-byte count.
+refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 12 bytes)" \
   -x aggsize=8 -n 'BEGIN { @c[1] = count(); exit(0); }'
-"$dsched" -e -x aggsize=16 -n 'BEGIN { @c[1] = count(); exit(0); }' || fail "aggsize=16 holds one entry but was refused"
+"$dsched" -e -x aggsize=12 -n 'BEGIN { @c[1] = count(); exit(0); }' || fail "aggsize=12 holds one entry but was refused"
 
 finish

@@ -68,6 +68,31 @@ TEST_CASE("epid is the enabled probe; stackdepth and ustackdepth count real fram
   CHECK(r.out == "1\n2 1 1\n\n");
 }
 
+TEST_CASE("an aggregation keyed by cpu alone, sized to the CPUs, holds every CPU's key without drops") {
+  if (cpu_count() < 2) return;
+  PinnedHogs zero(1, 0, "dsched-hog0");
+  PinnedHogs one(1, 1, "dsched-hog1");
+  // @[cpu] and @c[curcpu->cpu_id] (the same value through the translator) take a map of one entry
+  // per possible CPU; @n[cpu + 1] keeps the size aggsize gives it.
+  RunResult r = run_dsched({"-q", "-n",
+                            "profile-997 { @[cpu] = count(); @c[curcpu->cpu_id] = count(); @n[cpu + 1] = count(); }"
+                            " tick-300ms { exit(0); }"
+                            " END { printa(\"cpu %d %@d\\n\", @); printa(\"cur %d %@d\\n\", @c); "
+                            "printa(\"next %d %@d\\n\", @n); }"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("drop") == std::string::npos);
+  for (const char* tag : {"cpu", "cur"}) {
+    auto rows = counts(r.out, tag);
+    CHECK(rows.size() == size_t(cpu_count()));
+    CHECK(rows.count("0") == 1);
+    CHECK(rows.count("1") == 1);
+  }
+  auto next = counts(r.out, "next");
+  CHECK(next.count("1") == 1);
+  CHECK(next.count("2") == 1);
+}
+
 TEST_CASE("-x cpu=N fires probes on CPU N only") {
   if (cpu_count() < 2) return;
   PinnedHogs zero(1, 0, "dsched-hog0");

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "abi/aggregation_order.h"
 #include "aggregation_support.h"
 
 using namespace dsched::abi;
@@ -41,6 +42,21 @@ TEST_CASE("key and value sizes follow the map layout") {
   CHECK(spec("quantize").value_words() == 127);
   CHECK(spec_of("lquantize", {0, 100, 10}).value_words() == 12);
   CHECK(spec_of("llquantize", {10, 0, 2, 10}).value_words() == 29);
+}
+
+TEST_CASE("keys of integers of at most 4 bytes packed in 4 bytes each read back with their size and signedness") {
+  const AggregationSpec s = spec("count", {KeyComponent::integer(1, true, 4), KeyComponent::integer(2, false, 4),
+                                           KeyComponent::integer(4, true, 4)});
+  CHECK(s.key_size() == 12);
+  const std::string key = KeyBuilder().integer(-1, 4).integer(65535, 4).integer(-5, 4).bytes();
+  REQUIRE(key.size() == 12);
+  CHECK(key_offset(s, 2) == 8);
+  CHECK(key_integer(s, key, 0) == -1);
+  CHECK(key_integer(s, key, 1) == 65535);
+  CHECK(key_integer(s, key, 2) == -5);
+  // Ties sort by key as unsigned: -1 (255 as a char) after 1.
+  const std::string one = KeyBuilder().integer(1, 4).integer(65535, 4).integer(-5, 4).bytes();
+  CHECK(compare_keys(s, one, key, 0) < 0);
 }
 
 TEST_CASE("merge combines the per-CPU values and accumulates into the entry") {

@@ -1,4 +1,6 @@
 // cpu: the CPU the probe fires on; curcpu: that CPU through the cpuinfo_t translator.
+#include <algorithm>
+#include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
 #include "lang/builtins/support.h"
@@ -11,6 +13,7 @@ namespace {
 class Cpu : public NamedVariable {
  public:
   Cpu() : NamedVariable("cpu", "processorid_t") {}
+  uint64_t distinct_values() const override { return uint64_t(std::max(libbpf_num_possible_cpus(), 1)); }
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
     return {l.ir.helper(BPF_FUNC_get_smp_processor_id, {}), use.type};
   }
