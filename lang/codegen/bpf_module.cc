@@ -63,7 +63,7 @@ class CollectErrors : public llvm::DiagnosticHandler {
 }  // namespace
 
 BpfModule::BpfModule(const std::string& name)
-    : machine_(bpf_target().createTargetMachine(kTriple, "v3", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+    : machine_(bpf_target().createTargetMachine(kTriple, "v4", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
                                                 std::nullopt, llvm::CodeGenOptLevel::Aggressive)),
       context_(std::make_unique<llvm::LLVMContext>()),
       module_(std::make_unique<llvm::Module>(name, *context_)),

@@ -58,6 +58,12 @@ class Firing {
   uint64_t clause_scratch_start() const { return program_scratch_; }
   uint64_t clause_scratch_end() const { return scratch_asked_end_; }
   uint64_t clause_locals_base() const { return this_base_; }
+  // Where the scratch taken so far ends; releasing a mark frees what was taken after it.
+  struct ScratchMark {
+    uint64_t used, asked_end;
+  };
+  ScratchMark scratch_mark() const { return {scratch_used_, scratch_asked_end_}; }
+  void release_scratch(ScratchMark mark) { scratch_used_ = mark.used, scratch_asked_end_ = mark.asked_end; }
 
   const lang::Probe& probe() const { return *probe_; }
   const Hook& hook() const { return *hook_; }

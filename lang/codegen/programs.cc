@@ -162,6 +162,26 @@ bool Programs::clause_records(const lang::Clause& clause) const {
   });
 }
 
+namespace {
+
+// Whether an expression calls a function whose value is a pointer: one into scratch memory
+// (alloca(), copyin()) that later statements may use.
+bool calls_for_pointer(const lang::Expr& e) {
+  if (e.kind == lang::ExprKind::Call && e.type && e.type->is_pointer()) return true;
+  return std::any_of(e.operands.begin(), e.operands.end(),
+                     [](const lang::ExprPtr& operand) { return operand && calls_for_pointer(*operand); });
+}
+
+bool keeps_scratch(const lang::Stmt& stmt) {
+  auto any = [](const std::vector<lang::ExprPtr>& exprs) {
+    return std::any_of(exprs.begin(), exprs.end(), [](const lang::ExprPtr& e) { return e && calls_for_pointer(*e); });
+  };
+  return (stmt.expr && calls_for_pointer(*stmt.expr)) || any(stmt.keys) || any(stmt.args) ||
+         (stmt.increment && calls_for_pointer(*stmt.increment));
+}
+
+}  // namespace
+
 void Programs::emit_clause(const lang::Clause& clause) {
   Ir& ir = l_.ir;
   llvm::BasicBlock* next = ir.new_block("clause.next");
@@ -175,10 +195,14 @@ void Programs::emit_clause(const lang::Clause& clause) {
   if (clause_records(clause)) l_.records.reserve();
   for (const lang::StmtPtr& stmt : clause.statements) {
     l_.records.next_action();
+    Firing::ScratchMark mark = l_.firing.scratch_mark();
     if (stmt->kind == lang::StmtKind::Aggregate)
       aggregate(l_, *stmt);
     else
       l_.exprs.eval(*stmt->expr);
+    // A statement's temporaries (texts, keys) are dead once it ends, so the next one reuses their
+    // scratch; memory a pointer may still reach (alloca(), copyin()) stays for the clause.
+    if (!keeps_scratch(*stmt)) l_.firing.release_scratch(mark);
   }
   l_.records.end_clause(clause);
   ir.b().CreateBr(next);

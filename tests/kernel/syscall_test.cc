@@ -133,3 +133,22 @@ TEST_CASE("fds[] names a descriptor's file, its file system, offset and flags; a
                                           "file 41|<none>|<none>|-1|0"});
   CHECK(leftover_programs().empty());
 }
+
+TEST_CASE("a clause of many statements that each copy a path in fits in scratch: temporaries are reused") {
+  // Without reuse the 40 copies and keys would need more scratch than a per-CPU map value holds.
+  constexpr int kStatements = 40;
+  std::string script = "syscall::openat:entry /execname == \"dsched-paths\"/ {";
+  for (int i = 0; i < kStatements; ++i)
+    script += " @p" + std::to_string(i) + "[copyinstr(arg1), strlen(copyinstr(arg1))] = count();";
+  script += " }";
+  TracedWindow window({"-qn", script});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-paths", [] { child_must(open("/dev/null", O_RDONLY) >= 0); });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  size_t rows = 0;
+  for (size_t at = 0; (at = run.out.find("/dev/null", at)) != std::string::npos; ++at) ++rows;
+  CHECK(rows == kStatements);
+  CHECK(leftover_programs().empty());
+}

@@ -25,18 +25,32 @@ class PathFunction : public Subroutine {
   }
 };
 
-// The last index below `limit` whose byte is (or, `slash` false, is not) '/', or -1.
+// The last index below `limit` whose byte is (or, `slash` false, is not) '/', or -1. The scan
+// runs in a bpf_loop() callback: written out, each byte's branch would double the verifier's
+// states, and a string variable's 256 bytes would exceed its limit.
 llvm::Value* last_index(Lowering& l, const Value& s, llvm::Value* limit, bool slash) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  llvm::Value* found = ir.stack_slot();
-  b.CreateStore(ir.const64(-1), found);
-  l.strings.loop(s.capacity, ir.new_block("path.scanned"), [&](llvm::Value* i) {
-    llvm::Value* is_slash = b.CreateICmpEQ(l.strings.byte_at(s, i), ir.const64('/'));
-    llvm::Value* match = b.CreateAnd(b.CreateICmpSLT(i, limit), slash ? is_slash : b.CreateNot(is_slash));
-    ir.when(match, [&] { b.CreateStore(i, found); });
+  enum Field : unsigned { kText, kLimit, kFound };
+  llvm::Type* i64 = ir.i64();
+  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), i64, i64});
+  llvm::Value* context = ir.entry_alloca(type);
+  b.CreateLifetimeStart(context);
+  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
+  b.CreateStore(s.v, field(context, kText));
+  b.CreateStore(limit, field(context, kLimit));
+  b.CreateStore(ir.const64(-1), field(context, kFound));
+  l.strings.callback_loop(s.capacity, context, slash ? "last_slash" : "last_not_slash", [&](llvm::Value* i, llvm::Value* c) {
+    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
+    llvm::Value* is_slash = b.CreateICmpEQ(l.strings.byte_at(text, i), ir.const64('/'));
+    llvm::Value* match = b.CreateAnd(b.CreateICmpSLT(i, b.CreateLoad(i64, field(c, kLimit))),
+                                     slash ? is_slash : b.CreateNot(is_slash));
+    ir.when(match, [&] { b.CreateStore(i, field(c, kFound)); });
+    return ir.const64(0);
   });
-  return b.CreateLoad(ir.i64(), found);
+  llvm::Value* found = b.CreateLoad(i64, field(context, kFound));
+  b.CreateLifetimeEnd(context);
+  return found;
 }
 
 class SplitPath : public PathFunction {
