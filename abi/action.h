@@ -33,6 +33,9 @@ class RunContext {
   virtual void discard(uint32_t speculation) = 0;
   // Runs a shell command (system()) once the output so far is out.
   virtual void run_command(const printf_spec::Format& format, std::span<const Value> args) = 0;
+  // freopen(): what follows goes to the file the rendered format names, appended to ("": back to
+  // the run's first output).
+  virtual void reopen_output(const printf_spec::Format& format, std::span<const Value> args) = 0;
   // setopt(): changes a dynamic option, or warns that the option cannot change while tracing.
   virtual void set_option(std::string_view name, const std::optional<std::string>& value) = 0;
 };

@@ -72,6 +72,12 @@ class Output {
   virtual void error(std::string_view message) = 0;
   virtual void warning(std::string_view message) = 0;
 
+  // ftruncate(): empties the output file (one given with -o or by freopen(); the standard output
+  // is only rewound, as dtrace(1) does, which a terminal or a pipe ignores).
+  virtual void truncate() = 0;
+  // freopen(): appends what follows to `path`; "" goes back to the run's first output.
+  virtual void reopen(const std::string& path) = 0;
+
   // Makes everything so far visible (before a command of system() writes to the terminal).
   virtual void flush() = 0;
   // Whether writing failed; the first failure is reported once, as an error.

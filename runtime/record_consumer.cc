@@ -142,6 +142,10 @@ void RecordConsumer::run_command(const printf_spec::Format& format, std::span<co
   if (std::system(command.c_str()) == -1) output_.warning("system() failed to run: " + command);
 }
 
+void RecordConsumer::reopen_output(const printf_spec::Format& format, std::span<const abi::Value> args) {
+  output_.reopen(output::render_format(format, args));
+}
+
 void RecordConsumer::set_option(std::string_view name, const std::optional<std::string>& value) {
   const abi::OptionSpec* spec = abi::find_option(name);
   abi::OptionValue parsed;

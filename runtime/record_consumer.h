@@ -52,6 +52,7 @@ class RecordConsumer : public abi::RunContext {
   void commit(uint32_t speculation) override;
   void discard(uint32_t speculation) override;
   void run_command(const printf_spec::Format& format, std::span<const abi::Value> args) override;
+  void reopen_output(const printf_spec::Format& format, std::span<const abi::Value> args) override;
   void set_option(std::string_view name, const std::optional<std::string>& value) override;
 
  private:

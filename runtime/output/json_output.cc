@@ -198,6 +198,14 @@ std::string JsonOutput::line(const json& object) {
 
 void JsonOutput::data(const json& object) { data_.append(line(object)); }
 
+void JsonOutput::truncate() {
+  if (std::optional<std::string> failure = data_.truncate()) message({{"error", *failure}});
+}
+
+void JsonOutput::reopen(const std::string& path) {
+  if (std::optional<std::string> failure = data_.reopen(path)) message({{"error", *failure}});
+}
+
 void JsonOutput::flush() {
   if (std::optional<std::string> failure = data_.flush()) message({{"error", *failure}});
 }

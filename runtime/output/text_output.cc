@@ -63,6 +63,14 @@ void TextOutput::error(std::string_view text) { message("dsched: " + std::string
 
 void TextOutput::warning(std::string_view text) { message("dsched: " + std::string(text) + "\n"); }
 
+void TextOutput::truncate() {
+  if (std::optional<std::string> failure = data_.truncate()) message("dsched: " + *failure + "\n");
+}
+
+void TextOutput::reopen(const std::string& path) {
+  if (std::optional<std::string> failure = data_.reopen(path)) message("dsched: " + *failure + "\n");
+}
+
 void TextOutput::flush() {
   if (std::optional<std::string> failure = data_.flush()) message("dsched: " + *failure + "\n");
 }

@@ -32,6 +32,8 @@ class TextOutput : public abi::Output {
   void fault(const abi::Fault& fault) override;
   void error(std::string_view message) override;
   void warning(std::string_view message) override;
+  void truncate() override;
+  void reopen(const std::string& path) override;
   void flush() override;
   bool failed() const override { return data_.failed(); }
 

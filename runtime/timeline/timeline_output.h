@@ -37,6 +37,8 @@ class TimelineOutput : public abi::Output {
   void fault(const abi::Fault& fault) override;
   void error(std::string_view message) override;
   void warning(std::string_view message) override;
+  void truncate() override { text_.truncate(); }
+  void reopen(const std::string& path) override { text_.reopen(path); }
   void flush() override;
   bool failed() const override;
 

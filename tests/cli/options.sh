@@ -5,7 +5,8 @@
 # script never reads is an error unless argref says arguments may go unused; aggpercpu by -x and
 # #pragma D option prints each CPU's value after the total, and JSON holds them under per-cpu;
 # sizes below what DTrace takes (strsize under 2, a bufsize or aggsize that cannot hold one record
-# or entry) refused with the option and the value named.
+# or entry) refused with the option and the value named; ftruncate() empties the -o file so far,
+# freopen() sends what follows to another file and freopen("") back, and needs -w.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -85,5 +86,14 @@ refused "bufsize=31" "invalid value for option bufsize: 31 (the clause for dtrac
 refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 12 bytes)" \
   -x aggsize=8 -n 'BEGIN { @c[1] = count(); exit(0); }'
 "$dsched" -e -x aggsize=12 -n 'BEGIN { @c[1] = count(); exit(0); }' || fail "aggsize=12 holds one entry but was refused"
+
+"$dsched" -q -o "$dir/trunc.out" -n 'BEGIN { printf("gone\n"); ftruncate(); printf("kept\n"); exit(0); }' 2>/dev/null
+[ "$(cat "$dir/trunc.out")" = kept ] || fail "ftruncate() with -o: the file holds: $(cat "$dir/trunc.out")"
+out=$("$dsched" -qw -n "BEGIN { printf(\"one\\n\"); freopen(\"$dir/%s.out\", \"reopened\"); printf(\"two\\n\");
+                       freopen(\"\"); printf(\"three\\n\"); exit(0); }" 2>/dev/null)
+[ "$out" = "$(printf 'one\nthree')" ] || fail "freopen(): the standard output holds: $out"
+[ "$(cat "$dir/reopened.out" 2>/dev/null)" = two ] || fail "freopen(): the file holds: $(cat "$dir/reopened.out" 2>/dev/null)"
+err=$("$dsched" -q -e -n 'BEGIN { freopen("/tmp/x"); }' 2>&1 >/dev/null)
+grep -q 'destructive' <<<"$err" || fail "freopen() without -w: $err"
 
 finish
