@@ -74,8 +74,8 @@ const Case kCases[] = {
     {"umod", "BEGIN { umod(0); }", "BEGIN { umod(0, 1); }", "umod"},
     {"uaddr", "BEGIN { uaddr(0); }", "BEGIN { this->x = uaddr(0); }", "can only be traced"},
     // Subroutines.
-    {"stringof", "BEGIN { x = stringof(curthread->comm); }", "BEGIN { x = stringof(1); }",
-     "stringof() needs a string, a char array or a pointer, not int"},
+    {"stringof", "BEGIN { x = stringof(curthread->comm); y = stringof(arg0); }", "BEGIN { x = stringof(*curthread); }",
+     "stringof() needs a string, a char array, a pointer or an address, not struct task_struct"},
     {"strlen", "BEGIN { x = strlen(execname); }", "BEGIN { x = strlen(1); }", "strlen() argument must be a string, not int"},
     {"strjoin", "BEGIN { x = strjoin(\"a\", execname); }", "BEGIN { x = strjoin(\"a\"); }",
      "strjoin() takes 2 arguments, not 1"},

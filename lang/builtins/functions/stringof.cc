@@ -1,4 +1,4 @@
-// stringof(x): x as a D string. It is a conversion: the call becomes the same conversion sema
+// stringof(x): x as a D string; an integer is taken as the kernel address of the text. It is a conversion: the call becomes the same conversion sema
 // makes wherever text is used as a string (a cast to string), so it has no lowering of its own.
 #include "lang/builtins/support.h"
 #include "lang/diagnostics.h"
@@ -13,8 +13,16 @@ class Stringof : public Subroutine {
   void check(Checker& c, ExprPtr& call) const override {
     c.value(call->operands[0]);
     const Type* t = call->operand(0)->type;
+    if (t->is_integer()) {
+      // DTrace takes any scalar: an integer (arg1 of a probe) is the address of the text.
+      ExprPtr address = make_expr(ExprKind::Cast, call->operand(0)->loc);
+      address->type = c.type("char *", call->loc);
+      address->operands.push_back(std::move(call->operands[0]));
+      call->operands[0] = std::move(address);
+      t = call->operand(0)->type;
+    }
     if (!t->is_string() && !t->is_char_sequence() && !t->is_pointer())
-      fail(call->loc, ErrTag::D_STRINGOF_TYPE, "stringof() needs a string, a char array or a pointer, not " + type_name(t));
+      fail(call->loc, ErrTag::D_STRINGOF_TYPE, "stringof() needs a string, a char array, a pointer or an address, not " + type_name(t));
     ExprPtr converted = std::move(call->operands[0]);
     c.to_string(converted);
     converted->loc = call->loc;
