@@ -82,11 +82,13 @@ translator fileinfo_t < struct request *R > {
 
 /*
  * fds[fd]: the current process's open file fd. A descriptor that is not open reads "<none>"
- * (offset -1). The file's path, directory and mount point are not translated: naming them is a
- * compile-time error rather than a made-up value.
+ * (offset -1). The mount point is not translated: naming it is a compile-time error rather than
+ * a made-up value.
  */
 translator fileinfo_t < struct file *F > {
   fi_name = F == NULL ? "<none>" : stringof(F->f_path.dentry->d_name.name);
+  fi_dirname = F == NULL ? "<none>" : dirname(d_path(&F->f_path));
+  fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
   fi_offset = F == NULL ? -1 : F->f_pos;
   fi_fs = F == NULL ? "<none>" : stringof(F->f_inode->i_sb->s_type->name);
   fi_oflags = F == NULL ? 0 : F->f_flags;

@@ -95,3 +95,6 @@ translator psinfo_t < struct task_struct *T > {
   pr_fname = T->comm;
   pr_psargs = T->comm;
 };
+
+/* Linux has no zones: every thread runs in what Solaris calls the global zone. */
+inline string zonename = "global";

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,27 +111,44 @@ TEST_CASE("-l -P syscall lists an entry and a return for each call") {
   CHECK(entries == returns);
 }
 
-TEST_CASE("fds[] names a descriptor's file, its file system, offset and flags; a closed one reads <none>") {
+TEST_CASE("fds[] names a descriptor's file, path, file system, offset and flags; a closed one reads <none>") {
   TracedWindow window({"-qn",
-                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%d|%d\\n\", arg0,"
-                       " fds[arg0].fi_name, fds[arg0].fi_fs, fds[arg0].fi_offset, fds[arg0].fi_oflags & 3); }"});
+                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%d|%d\\n\", arg0,"
+                       " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs,"
+                       " fds[arg0].fi_offset, fds[arg0].fi_oflags & 3); }"
+                       " syscall::write:entry /execname == \"dsched-fds\" && arg0 == 40/ { printf(\"dirs %s|%s\\n\", cwd, root); }"});
   REQUIRE(window.is_open());
-  const char* path = "/dev/shm/dsched-fds-test";
-  run_named_child("dsched-fds", [path] {
-    int file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // A directory two mounts deep (tmpfs on /dev/shm, devtmpfs on /dev): the path crosses both.
+  const char* dir = "/dev/shm/dsched-fds-dir";
+  const std::string path = std::string(dir) + "/file";
+  mkdir(dir, 0700);
+  run_named_child("dsched-fds", [&] {
+    child_must(chdir(dir) == 0);
+    int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     child_must(file >= 0 && dup2(file, 40) == 40);
     child_must(write(40, "12345", 5) == 5 && write(40, "6", 1) == 1);
     child_must(write(41, "x", 1) == -1);  // not open
+    int pipe_fds[2];
+    child_must(pipe(pipe_fds) == 0 && dup2(pipe_fds[1], 42) == 42 && write(42, "p", 1) == 1);
   });
-  unlink(path);
+  unlink(path.c_str());
+  rmdir(dir);
   RunResult run = window.close();
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
   std::vector<std::string> lines;
   for (size_t at = 0; (at = run.out.find("file ", at)) != std::string::npos; ++at)
     lines.push_back(run.out.substr(at, run.out.find('\n', at) - at));
-  CHECK(lines == std::vector<std::string>{"file 40|dsched-fds-test|tmpfs|0|1", "file 40|dsched-fds-test|tmpfs|5|1",
-                                          "file 41|<none>|<none>|-1|0"});
+  const std::string file = "file 40|file|" + path + "|" + dir + "|tmpfs|";
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == file + "0|1");
+  CHECK(lines[1] == file + "5|1");
+  CHECK(lines[2] == "file 41|<none>|<none>|<none>|<none>|-1|0");
+  // A pipe is named as the kernel names it: pipe:[inode].
+  CHECK(lines[3].starts_with("file 42||pipe:["));
+  CHECK(lines[3].ends_with("]|.|pipefs|0|1"));
+  using Rows = std::vector<std::vector<std::string>>;
+  CHECK(rows_tagged(run.out, "dirs") == Rows{{std::string(dir) + "|/"}, {std::string(dir) + "|/"}});
   CHECK(leftover_programs().empty());
 }
 

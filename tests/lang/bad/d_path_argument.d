@@ -1,0 +1,1 @@
+BEGIN { trace(d_path(curthread)); exit(0); }
