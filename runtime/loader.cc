@@ -93,7 +93,9 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
         break;
       }
     }
-    if (std::optional<std::string> missing = missing_kernel_object(verifier)) {
+    std::optional<std::string> missing = missing_kernel_object(verifier);
+    if (!missing) missing = forbidden_helper(verifier);
+    if (missing) {
       error = "failed to enable " + clause + ": " + *missing;
       if (verbose) error += "\nlibbpf:\n" + verifier;
       bpf_object__close(object);

@@ -56,4 +56,13 @@ std::optional<std::string> missing_kernel_object(const std::string& log) {
   return "the kernel has no tracepoint " + name;
 }
 
+std::optional<std::string> forbidden_helper(const std::string& log) {
+  // Kernel lockdown (integrity or confidentiality) takes bpf_probe_write_user() away from every
+  // program, which the verifier reports as a helper this program type cannot use.
+  if (log.find("cannot use helper bpf_probe_write_user") != std::string::npos)
+    return "this kernel does not let BPF programs write to user memory (copyout(), copyoutstr()); "
+           "kernel lockdown forbids it";
+  return std::nullopt;
+}
+
 }  // namespace dsched

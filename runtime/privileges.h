@@ -15,5 +15,8 @@ std::optional<std::string> missing_privileges();
 // The kernel object a failed load needs and does not have, named from libbpf's log ("the kernel
 // has no tracepoint sched_waking"), or nullopt when the log names none.
 std::optional<std::string> missing_kernel_object(const std::string& libbpf_log);
+// What the kernel refused a program for when it is a helper this kernel withholds (writes to user
+// memory under lockdown), or nullopt.
+std::optional<std::string> forbidden_helper(const std::string& verifier_log);
 
 }  // namespace dsched

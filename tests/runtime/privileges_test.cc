@@ -24,3 +24,10 @@ TEST_CASE("a failed load names the missing tracepoint or BTF") {
   CHECK(missing_kernel_object("libbpf: failed to find valid kernel BTF\n")->starts_with("the kernel has no BTF"));
   CHECK_FALSE(missing_kernel_object("libbpf: prog 'p1': BPF program load failed: Permission denied\n").has_value());
 }
+
+TEST_CASE("a program the kernel refuses for a withheld helper says which actions need it") {
+  CHECK(dsched::forbidden_helper("52: (85) call bpf_probe_write_user#36\nprogram of this type cannot use helper "
+                                 "bpf_probe_write_user#36\n")
+            ->find("copyout()") != std::string::npos);
+  CHECK_FALSE(dsched::forbidden_helper("program of this type cannot use helper bpf_d_path#147\n").has_value());
+}
