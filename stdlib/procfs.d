@@ -26,7 +26,7 @@ typedef struct psinfo {
   uintptr_t pr_addr;      /* address of the process's leading task_struct */
   int pr_wstat;           /* exit status, for a zombie */
   char pr_fname[16];      /* command name */
-  char pr_psargs[80];     /* initial arguments: Linux keeps only the command name in the task */
+  char pr_psargs[80];     /* initial arguments: of the current process; others, the command name */
 } psinfo_t;
 
 typedef struct lwpsinfo {
@@ -93,7 +93,7 @@ translator psinfo_t < struct task_struct *T > {
   pr_addr = (uintptr_t)T->group_leader;
   pr_wstat = T->exit_code;
   pr_fname = T->comm;
-  pr_psargs = T->comm;
+  pr_psargs = __psargs(T);
 };
 
 /* Linux has no zones: every thread runs in what Solaris calls the global zone. */

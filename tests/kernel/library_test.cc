@@ -70,6 +70,26 @@ TEST_CASE("progenyof() is true for the process and its descendants, false for it
   CHECK(r.out == "sleep descends\ndsched 0\n\n");
 }
 
+TEST_CASE("pr_psargs is the arguments of the current process, joined by spaces and cut at 79 bytes; elsewhere the name") {
+  TempScript children("/bin/sleep 0.01 1e-3 0.000\nexec /bin/sleep 0.0" + std::string(100, '0') + "\n");
+  RunResult r = run_dsched({"-qn",
+                            "proc:::exec-success /progenyof($target) && execname == \"sleep\"/ { "
+                            "printf(\"[%s]\\n\", curpsinfo->pr_psargs); } "
+                            "sched:::off-cpu /pid == $target && args[1]->pr_pid != pid/ { "
+                            "@other[stringof(args[1]->pr_psargs) == stringof(args[1]->pr_fname)] = count(); } "
+                            "END { printf(\"[%s]\\n\", curpsinfo->pr_psargs); printa(\"other named %d\\n\", @other); }",
+                            "-c", "sh " + children.path()},
+                           std::chrono::seconds(20));
+  INFO(r.err);
+  CHECK(r.status == 0);
+  const std::string long_args = "/bin/sleep 0.0" + std::string(100, '0');
+  // END runs in dsched itself, whose first argument is its path.
+  CHECK(r.out.starts_with("[/bin/sleep 0.01 1e-3 0.000]\n[" + long_args.substr(0, 79) + "]\n["));
+  CHECK(r.out.find("dsched -qn") != std::string::npos);
+  // Another process's arguments are out of reach: its command name stands in.
+  CHECK(r.out.ends_with("]\nother named 1\n\n"));
+}
+
 TEST_CASE("the lock predicates read Linux mutexes and rw_semaphores: none is held where BEGIN runs") {
   RunResult r = run_dsched({"-qn",
                             "BEGIN { m = &curthread->signal->cred_guard_mutex; s = &curthread->mm->mmap_lock; "
