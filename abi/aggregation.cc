@@ -20,6 +20,8 @@ size_t AggregationSpec::key_size() const {
 
 size_t AggregationSpec::value_words() const { return function->value_words(params); }
 
+size_t AggregationSpec::map_value_words() const { return value_words() + (keys.empty() ? 1 : 0); }
+
 std::string aggregation_map_name(uint32_t id) { return "agg_" + std::to_string(id); }
 
 const AggEntry* Aggregation::find(std::string_view key) const {

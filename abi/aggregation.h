@@ -9,7 +9,8 @@
 //    of the key is an integer of at most 4 bytes (KeyComponent::width); a string component takes
 //    `strsize` bytes, NUL-terminated and NUL-padded.
 //  - value, per CPU: AggregatingFunction::value_words() 64-bit little-endian words, laid out as
-//    that function defines them.
+//    that function defines them; key-less, one word more, nonzero on a CPU once that CPU has
+//    updated the aggregation (the array's one entry always exists, and a sum may well be 0).
 #pragma once
 
 #include <cstddef>
@@ -94,7 +95,8 @@ struct AggregationSpec {
   std::vector<KeyComponent> keys;
 
   size_t key_size() const;     // bytes of one packed key
-  size_t value_words() const;  // 64-bit words of one CPU's value
+  size_t value_words() const;      // 64-bit words of one CPU's value
+  size_t map_value_words() const;  // and of one CPU's map value: key-less, the presence word too
 };
 
 // The BPF map that holds aggregation `id`.

@@ -37,10 +37,18 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
   std::vector<uint64_t> values(spec.value_words() * cpus_);
   int fd = fds_.at(id);
   if (spec.keys.empty()) {
+    // Each CPU's value is followed by its presence word, which merge() does not take.
+    const size_t words = spec.value_words();
+    std::vector<uint64_t> map_values(spec.map_value_words() * cpus_);
     uint32_t zero = 0;
-    if (bpf_map_lookup_elem(fd, &zero, values.data()) == 0 &&
-        std::any_of(values.begin(), values.end(), [](uint64_t v) { return v != 0; }))
-      agg.merge({}, values);
+    if (bpf_map_lookup_elem(fd, &zero, map_values.data()) != 0) return agg;
+    bool present = false;
+    for (int cpu = 0; cpu < cpus_; ++cpu) {
+      const uint64_t* from = &map_values[cpu * (words + 1)];
+      std::copy(from, from + words, &values[cpu * words]);
+      present = present || from[words] != 0;
+    }
+    if (present) agg.merge({}, values);
     return agg;
   }
   const bool merging = symbols_ && merges_keys(spec);
@@ -115,11 +123,12 @@ std::vector<const abi::Aggregation*> AggregationStore::refresh_all() {
 
 void AggregationStore::clear(uint32_t id) {
   abi::Aggregation& agg = refresh(id);
-  std::vector<uint64_t> zeroes(agg.spec().value_words() * cpus_);
-  uint32_t zero = 0;
+  const abi::AggregationSpec& spec = agg.spec();
+  std::vector<uint64_t> zeroes(spec.map_value_words() * cpus_);
   for (const abi::AggEntry& entry : agg.entries()) {
-    if (agg.spec().keys.empty()) {
-      bpf_map_update_elem(fds_.at(id), &zero, zeroes.data(), BPF_EXIST);
+    if (spec.keys.empty()) {
+      zeroes[spec.value_words()] = 1;  // the key-less entry stays, as keys do
+      clear_key_less(id, zeroes);
       continue;
     }
     for (const std::string& key : map_keys(id, entry.key))
@@ -128,11 +137,16 @@ void AggregationStore::clear(uint32_t id) {
   agg.clear();
 }
 
+void AggregationStore::clear_key_less(uint32_t id, const std::vector<uint64_t>& map_values) {
+  uint32_t zero = 0;
+  bpf_map_update_elem(fds_.at(id), &zero, map_values.data(), BPF_EXIST);
+}
+
 void AggregationStore::trunc(uint32_t id, int64_t n) {
   abi::Aggregation& agg = refresh(id);
   for (const std::string& key : agg.trunc(n)) {
     if (agg.spec().keys.empty()) {
-      clear(id);
+      clear_key_less(id, std::vector<uint64_t>(agg.spec().map_value_words() * cpus_));
       break;
     }
     for (const std::string& map_key : map_keys(id, key)) bpf_map_delete_elem(fds_.at(id), map_key.data());

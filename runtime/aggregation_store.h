@@ -46,6 +46,8 @@ class AggregationStore {
   std::string merged_key(const abi::AggregationSpec& spec, std::string key);
   // The map keys behind an entry of aggregation `id` (several when symbol keys merged).
   std::vector<std::string> map_keys(uint32_t id, const std::string& entry_key) const;
+  // Writes the one entry of key-less aggregation `id`: each CPU's value and presence words.
+  void clear_key_less(uint32_t id, const std::vector<uint64_t>& map_values);
 
   std::vector<abi::Aggregation> aggregations_;
   std::vector<int> fds_;

@@ -39,7 +39,7 @@ void aggregate(Lowering& l, const lang::Stmt& stmt) {
     for (const auto& k : stmt.keys) keys.push_back(k.get());
     key = l.variables.key(keys, agg.key_types);
   }
-  uint64_t value_bytes = spec.value_words() * 8;
+  uint64_t value_bytes = spec.map_value_words() * 8;
   llvm::Value* found = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
   llvm::BasicBlock* have = ir.new_block("agg.have");
   llvm::BasicBlock* create = ir.new_block("agg.create");
@@ -64,6 +64,7 @@ void aggregate(Lowering& l, const lang::Stmt& stmt) {
   slot->addIncoming(created, have);
   AggregationUpdate words(l, b.CreateIntToPtr(slot, ir.ptr()), value, increment, agg.params, spec.value_words());
   agg.function->lower(words);
+  if (spec.keys.empty()) b.CreateStore(ir.const64(1), words.word(spec.value_words()));  // present
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }

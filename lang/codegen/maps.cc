@@ -149,7 +149,7 @@ void Maps::define_aggregations() {
     spec.params = agg.params;
     for (const lang::Type* key : agg.key_types)
       spec.keys.push_back(key_component(key, l_.program.options.strsize(), integer_key_width(agg.key_types)));
-    uint64_t value_size = spec.value_words() * 8;
+    uint64_t value_size = spec.map_value_words() * 8;
     std::string name = abi::aggregation_map_name(spec.id);
     BpfModule& module = l_.ir.module();
     if (spec.keys.empty()) {
