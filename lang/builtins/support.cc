@@ -30,6 +30,29 @@ void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what) 
 
 void check_string_arg(Checker& c, Expr& call, size_t i) { c.string(call.operands[i], call.text + "() argument"); }
 
+void check_kernel_pointer_arg(Checker& c, Expr& call, size_t i, const char* record) {
+  c.value(call.operands[i]);
+  const Type* t = call.operand(i)->type;
+  if (!t || !t->is_pointer() || !t->target || !t->target->is_record() || t->target->name != record)
+    fail(call.operand(i)->loc, ErrTag::D_PROTO_ARG,
+         call.text + "() argument #" + std::to_string(i + 1) + " is incompatible with prototype: expected struct " +
+             record + " *");
+}
+
+int64_t kernel_member_offset(codegen::Lowering& l, const char* record, const std::vector<const char*>& members,
+                             SourceRange where) {
+  const Type* type = l.program.types->kernel_record(TypeKind::Struct, record, nullptr);
+  if (!type) fail(where, ErrTag::D_UNKNOWN, std::string("this kernel has no struct ") + record);
+  int64_t offset = 0;
+  for (const char* name : members) {
+    auto member = type->find_member(name);
+    if (!member) fail(where, ErrTag::D_UNKNOWN, std::string("this kernel's struct ") + record + " has no member " + name);
+    offset += static_cast<int64_t>(member->offset_bits / 8);
+    type = member->type;
+  }
+  return offset;
+}
+
 void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
   if (call.operand(i)->kind != ExprKind::StringLiteral)
     fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_FMT, call.text + "() needs a string literal as its " + std::string(what));

@@ -71,6 +71,11 @@ void check_string_arg(Checker& c, Expr& call, size_t i);
 void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what);
 // An integer constant between min and max; its value.
 int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max);
+// A pointer to the kernel's struct `record` (d_path()'s struct path *).
+void check_kernel_pointer_arg(Checker& c, Expr& call, size_t i, const char* record);
+// The byte offset of record.members[0].members[1]... in this kernel's BTF; fails located at `where`.
+int64_t kernel_member_offset(codegen::Lowering& l, const char* record, const std::vector<const char*>& members,
+                             SourceRange where);
 void set_void(Checker& c, Expr& call);
 
 // The aggregation ids named by a call's @ arguments, in order.

@@ -29,20 +29,6 @@ struct Offsets {
       mount_parent, mount_point, mount_vfsmount, vfsmount_root;
 };
 
-int64_t offset_of(Lowering& l, const char* record_name, const std::vector<const char*>& members, SourceRange where) {
-  const Type* record = l.program.types->kernel_record(TypeKind::Struct, record_name, nullptr);
-  if (!record) fail(where, ErrTag::D_UNKNOWN, std::string("d_path(): this kernel has no struct ") + record_name);
-  int64_t offset = 0;
-  for (const char* name : members) {
-    auto member = record->find_member(name);
-    if (!member)
-      fail(where, ErrTag::D_UNKNOWN, std::string("d_path(): this kernel's struct ") + record_name + " has no " + name);
-    offset += static_cast<int64_t>(member->offset_bits / 8);
-    record = member->type;
-  }
-  return offset;
-}
-
 constexpr uint64_t kPipefsMagic = 0x50495045, kSockfsMagic = 0x534f434b;
 constexpr uint64_t kMostDigits = 20;  // of a 64-bit inode number
 
@@ -99,18 +85,18 @@ void name_detached(Lowering& l, const Offsets& o, llvm::Value* dentry, llvm::Val
 Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  Offsets o{offset_of(l, "path", {"mnt"}, where),
-            offset_of(l, "path", {"dentry"}, where),
-            offset_of(l, "dentry", {"d_parent"}, where),
-            offset_of(l, "dentry", {"d_name", "name"}, where),
-            offset_of(l, "dentry", {"d_sb"}, where),
-            offset_of(l, "dentry", {"d_inode"}, where),
-            offset_of(l, "super_block", {"s_magic"}, where),
-            offset_of(l, "inode", {"i_ino"}, where),
-            offset_of(l, "mount", {"mnt_parent"}, where),
-            offset_of(l, "mount", {"mnt_mountpoint"}, where),
-            offset_of(l, "mount", {"mnt"}, where),
-            offset_of(l, "vfsmount", {"mnt_root"}, where)};
+  Offsets o{kernel_member_offset(l, "path", {"mnt"}, where),
+            kernel_member_offset(l, "path", {"dentry"}, where),
+            kernel_member_offset(l, "dentry", {"d_parent"}, where),
+            kernel_member_offset(l, "dentry", {"d_name", "name"}, where),
+            kernel_member_offset(l, "dentry", {"d_sb"}, where),
+            kernel_member_offset(l, "dentry", {"d_inode"}, where),
+            kernel_member_offset(l, "super_block", {"s_magic"}, where),
+            kernel_member_offset(l, "inode", {"i_ino"}, where),
+            kernel_member_offset(l, "mount", {"mnt_parent"}, where),
+            kernel_member_offset(l, "mount", {"mnt_mountpoint"}, where),
+            kernel_member_offset(l, "mount", {"mnt"}, where),
+            kernel_member_offset(l, "vfsmount", {"mnt_root"}, where)};
   const Type* word_type = l.program.types->integer(8, false);
   llvm::Value* vfsmount = l.exprs.read_kernel(b.CreateAdd(path, ir.const64(o.path_mnt)), 8, word_type);
   llvm::Value* dentry = l.exprs.read_kernel(b.CreateAdd(path, ir.const64(o.path_dentry)), 8, word_type);
@@ -224,13 +210,7 @@ class DPath : public Subroutine {
   DPath() : Subroutine("d_path", {1, 1}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    ExprPtr& arg = call->operands[0];
-    c.value(arg);
-    const Type* t = arg->type;
-    if (!t || !t->is_pointer() || !t->target || t->target->kind != TypeKind::Struct || t->target->name != "path")
-      fail(arg->loc, ErrTag::D_PROTO_ARG,
-           "d_path() argument #1 is incompatible with prototype: expected "
-           "struct path *");
+    check_kernel_pointer_arg(c, *call, 0, "path");
     call->type = c.types().string_type();
   }
 
@@ -245,7 +225,8 @@ class TaskDirectory : public NamedVariable {
   TaskDirectory(std::string_view name, const char* member) : NamedVariable(name, "string"), member_(member) {}
   Value lower(Lowering& l, const Expr& use) const override {
     llvm::Value* fs = l.exprs.kernel_field(l.firing.context_task(), "task_struct", {"fs"}, use.loc);
-    return path_name(l, l.ir.b().CreateAdd(fs, l.ir.const64(offset_of(l, "fs_struct", {member_}, use.loc))), use.loc);
+    return path_name(l, l.ir.b().CreateAdd(fs, l.ir.const64(kernel_member_offset(l, "fs_struct", {member_}, use.loc))),
+                     use.loc);
   }
 
  private:

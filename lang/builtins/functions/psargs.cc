@@ -20,23 +20,12 @@ using codegen::Value;
 
 constexpr uint64_t kMostArgumentBytes = 79;
 
-int64_t member_offset(Lowering& l, const char* record_name, const char* member_name, SourceRange where) {
-  const Type* record = l.program.types->kernel_record(TypeKind::Struct, record_name, nullptr);
-  auto member = record ? record->find_member(member_name) : std::nullopt;
-  if (!member) fail(where, ErrTag::D_UNKNOWN, std::string("this kernel has no ") + record_name + "." + member_name);
-  return static_cast<int64_t>(member->offset_bits / 8);
-}
-
 class Psargs : public Subroutine {
  public:
   Psargs() : Subroutine("__psargs", {1, 1}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    ExprPtr& arg = call->operands[0];
-    c.value(arg);
-    const Type* t = arg->type;
-    if (!t || !t->is_pointer() || !t->target || t->target->name != "task_struct")
-      fail(arg->loc, ErrTag::D_PROTO_ARG, "__psargs() argument #1 is incompatible with prototype: expected struct task_struct *");
+    check_kernel_pointer_arg(c, *call, 0, "task_struct");
     call->type = c.types().string_type();
   }
 
@@ -48,37 +37,43 @@ class Psargs : public Subroutine {
     Value out = l.strings.fresh();
     uint64_t most = std::min(kMostArgumentBytes, out.capacity - 1);
     llvm::Value* current = b.CreatePtrToInt(ir.helper(BPF_FUNC_get_current_task_btf, {}), ir.i64());
-    llvm::Value* mm = l.exprs.read_kernel(b.CreateAdd(task, ir.const64(member_offset(l, "task_struct", "mm", call.loc))), 8, word);
+    llvm::Value* mm = l.exprs.read_kernel(
+        b.CreateAdd(task, ir.const64(kernel_member_offset(l, "task_struct", {"mm"}, call.loc))), 8, word);
     llvm::Value* has_arguments = b.CreateAnd(b.CreateICmpEQ(task, current), b.CreateICmpNE(mm, ir.const64(0)));
     llvm::Value* length = ir.stack_slot();
     b.CreateStore(ir.const64(0), length);
     ir.when(has_arguments, [&] {
       auto mm_word = [&](const char* member) {
-        return l.exprs.read_kernel(b.CreateAdd(mm, ir.const64(member_offset(l, "mm_struct", member, call.loc))), 8, word);
+        return l.exprs.read_kernel(
+            b.CreateAdd(mm, ir.const64(kernel_member_offset(l, "mm_struct", {member}, call.loc))), 8, word);
       };
       llvm::Value* start = mm_word("arg_start");
       llvm::Value* size = b.CreateSub(mm_word("arg_end"), start);
       size = b.CreateSelect(b.CreateICmpUGT(size, ir.const64(most)), ir.const64(most), size);
       // Arguments not yet paged in read as nothing, and the command name stands in.
-      llvm::Value* read = ir.helper(BPF_FUNC_probe_read_user, {out.v, ir.bounded(size, most + 1), b.CreateIntToPtr(start, ir.ptr())});
+      llvm::Value* read =
+          ir.helper(BPF_FUNC_probe_read_user, {out.v, ir.bounded(size, most + 1), b.CreateIntToPtr(start, ir.ptr())});
       b.CreateStore(b.CreateSelect(b.CreateICmpEQ(read, ir.const64(0)), size, ir.const64(0)), length);
     });
     llvm::Value* n = b.CreateLoad(ir.i64(), length);
     ir.when(b.CreateICmpEQ(n, ir.const64(0)), [&] {
-      int64_t comm = member_offset(l, "task_struct", "comm", call.loc);
-      ir.helper(BPF_FUNC_probe_read_kernel_str, {out.v, ir.const64(16), b.CreateIntToPtr(b.CreateAdd(task, ir.const64(comm)), ir.ptr())});
+      int64_t comm = kernel_member_offset(l, "task_struct", {"comm"}, call.loc);
+      ir.helper(BPF_FUNC_probe_read_kernel_str,
+                {out.v, ir.const64(16), b.CreateIntToPtr(b.CreateAdd(task, ir.const64(comm)), ir.ptr())});
     });
     // The NULs between arguments become spaces; the last argument's own NUL ends the text.
     auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.i64()});
     llvm::Value* context = ir.entry_alloca(type);
     b.CreateStore(out.v, b.CreateStructGEP(type, context, 0));
-    b.CreateStore(b.CreateSub(n, b.CreateZExt(b.CreateICmpNE(n, ir.const64(0)), ir.i64())), b.CreateStructGEP(type, context, 1));
+    b.CreateStore(b.CreateSub(n, b.CreateZExt(b.CreateICmpNE(n, ir.const64(0)), ir.i64())),
+                  b.CreateStructGEP(type, context, 1));
     l.strings.callback_loop(most, context, "psargs_spaces", [&](llvm::Value* i, llvm::Value* c) {
       llvm::Value* text = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, c, 0));
       llvm::Value* end = b.CreateLoad(ir.i64(), b.CreateStructGEP(type, c, 1));
       llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), text, ir.bounded(i, most + 1));
       llvm::Value* inside = b.CreateICmpULT(i, end);
-      ir.when(b.CreateAnd(inside, b.CreateICmpEQ(b.CreateLoad(ir.i8(), at), b.getInt8(0))), [&] { b.CreateStore(b.getInt8(' '), at); });
+      ir.when(b.CreateAnd(inside, b.CreateICmpEQ(b.CreateLoad(ir.i8(), at), b.getInt8(0))),
+              [&] { b.CreateStore(b.getInt8(' '), at); });
       return ir.widen(b.CreateNot(inside));
     });
     return out;
