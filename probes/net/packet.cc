@@ -1,0 +1,145 @@
+#include "probes/net/packet.h"
+
+#include <linux/bpf.h>
+
+#include "lang/codegen/exprs.h"
+#include "lang/codegen/ir.h"
+
+namespace dsched::probes::net {
+
+using codegen::Lowering;
+using codegen::tracepoint_arg;
+
+namespace {
+
+// skb->protocol, in network byte order as a little-endian load sees it.
+constexpr int64_t kEthIpv4 = 0x0008;  // ETH_P_IP
+constexpr int64_t kEthIpv6 = 0xdd86;  // ETH_P_IPV6
+constexpr uint64_t kIpv6HeaderBytes = 40;
+constexpr uint64_t kTcpFlagsOffset = 13;
+// Socket states that are not full sockets (TCP_TIME_WAIT, TCP_NEW_SYN_RECV).
+constexpr int64_t kTimeWait = 6, kNewSynRecv = 12;
+constexpr int64_t kSockStream = 1, kSockDgram = 2;
+
+llvm::Value* skb_field(Lowering& l, const std::vector<const char*>& path) {
+  return l.exprs.kernel_field(tracepoint_arg(l, 0), "sk_buff", path);
+}
+
+}  // namespace
+
+llvm::Value* read_or_zero(Lowering& l, llvm::Value* address, uint64_t size) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* slot = ir.stack_slot();
+  b.CreateStore(ir.const64(0), slot);
+  ir.helper(BPF_FUNC_probe_read_kernel, {slot, b.getInt64(size), b.CreateIntToPtr(address, ir.ptr())});
+  return b.CreateZExt(b.CreateLoad(b.getIntNTy(unsigned(size * 8)), slot), ir.i64());
+}
+
+llvm::Value* ip_version(Lowering& l) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* protocol = skb_field(l, {"protocol"});
+  return b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv4)), ir.const64(4),
+                        b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv6)), ir.const64(6), ir.const64(0)));
+}
+
+std::vector<lang::ProbeArg> packet_args(Transport transport) {
+  std::vector<lang::ProbeArg> args{
+      {"struct sk_buff *", "pktinfo_t *"}, {"struct sock *", "csinfo_t *"}, {"void_ip_t *", "ipinfo_t *"}};
+  switch (transport) {
+    case Transport::Ip:
+      args.insert(args.end(), {{"struct net_device *", "ifinfo_t *"},
+                               {"struct iphdr *", "ipv4info_t *"},
+                               {"struct ipv6hdr *", "ipv6info_t *"}});
+      break;
+    case Transport::Tcp:
+      args.insert(args.end(), {{"struct sock *", "tcpsinfo_t *"}, {"struct tcphdr *", "tcpinfo_t *"}});
+      break;
+    case Transport::Udp:
+      args.insert(args.end(), {{"struct sock *", "udpsinfo_t *"}, {"struct udphdr *", "udpinfo_t *"}});
+      break;
+  }
+  return args;
+}
+
+std::vector<std::string> PacketHook::sections(const lang::Probe&) const {
+  return {direction_ == Direction::Send ? "tp_btf/net_dev_queue" : "tp_btf/netif_receive_skb"};
+}
+
+llvm::Value* PacketHook::ip_header(Lowering& l) const {
+  if (direction_ == Direction::Receive) return skb_field(l, {"data"});
+  return l.ir.b().CreateAdd(skb_field(l, {"head"}), skb_field(l, {"network_header"}));
+}
+
+llvm::Value* PacketHook::transport_header(Lowering& l) const {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* ip = ip_header(l);
+  llvm::Value* ipv4_length = b.CreateMul(b.CreateAnd(read_or_zero(l, ip, 1), ir.const64(0xf)), ir.const64(4));
+  llvm::Value* is_ipv4 = b.CreateICmpEQ(ip_version(l), ir.const64(4));
+  return b.CreateAdd(ip, b.CreateSelect(is_ipv4, ipv4_length, ir.const64(kIpv6HeaderBytes)));
+}
+
+llvm::Value* PacketHook::protocol_socket(Lowering& l) const {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* sk = skb_field(l, {"sk"});
+  llvm::Value* chosen = ir.stack_slot();
+  b.CreateStore(ir.const64(0), chosen);
+  // The verifier lets the socket's fields be read only once it is known not to be NULL.
+  ir.when(b.CreateICmpNE(sk, ir.const64(0)), [&] {
+    auto field = [&](const std::vector<const char*>& path) { return l.exprs.kernel_field(sk, "sock", path); };
+    llvm::Value* state = field({"__sk_common", "skc_state"});
+    // The kernel's control socket that sends replies on behalf of no connection (a reset to a
+    // closed port) is a raw socket.
+    llvm::Value* type = field({"sk_type"});
+    llvm::Value* protocol = field({"sk_protocol"});
+    bool tcp = transport_ == Transport::Tcp;
+    int64_t wanted = tcp ? kIpprotoTcp : kIpprotoUdp;
+    llvm::Value* full = b.CreateAnd(b.CreateICmpNE(state, ir.const64(kTimeWait)), b.CreateICmpNE(state, ir.const64(kNewSynRecv)));
+    llvm::Value* ours = b.CreateAnd(b.CreateICmpEQ(type, ir.const64(tcp ? kSockStream : kSockDgram)),
+                                    b.CreateICmpEQ(protocol, ir.const64(wanted)));
+    ir.when(b.CreateAnd(full, ours), [&] { b.CreateStore(sk, chosen); });
+  });
+  return b.CreateLoad(ir.i64(), chosen);
+}
+
+llvm::Value* PacketHook::guard(Lowering& l) const {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* version = ip_version(l);
+  llvm::Value* is_ip = b.CreateICmpNE(version, ir.const64(0));
+  if (transport_ == Transport::Ip) return is_ip;
+  llvm::Value* ip = ip_header(l);
+  llvm::Value* protocol_at = b.CreateAdd(
+      ip, b.CreateSelect(b.CreateICmpEQ(version, ir.const64(4)), ir.const64(9), ir.const64(6)));
+  int64_t wanted = transport_ == Transport::Tcp ? kIpprotoTcp : kIpprotoUdp;
+  llvm::Value* fires = b.CreateAnd(is_ip, b.CreateICmpEQ(read_or_zero(l, protocol_at, 1), ir.const64(wanted)));
+  if (filter_.flags_mask) {
+    llvm::Value* flags = read_or_zero(l, b.CreateAdd(transport_header(l), ir.const64(kTcpFlagsOffset)), 1);
+    fires = b.CreateAnd(fires, b.CreateICmpEQ(b.CreateAnd(flags, ir.const64(filter_.flags_mask)), ir.const64(filter_.flags)));
+  }
+  if (filter_.socket != SocketWanted::Any) {
+    llvm::Value* has_socket = b.CreateICmpNE(protocol_socket(l), ir.const64(0));
+    fires = b.CreateAnd(fires, filter_.socket == SocketWanted::Present ? has_socket : b.CreateNot(has_socket));
+  }
+  return fires;
+}
+
+llvm::Value* PacketHook::arg(Lowering& l, int index) const {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  switch (index) {
+    case 0: return tracepoint_arg(l, 0);
+    case 1: return skb_field(l, {"sk"});
+    case 2: return ip_header(l);
+    default: break;
+  }
+  if (transport_ != Transport::Ip) return index == 3 ? protocol_socket(l) : transport_header(l);
+  if (index == 3) return skb_field(l, {"dev"});
+  llvm::Value* version_wanted = ir.const64(index == 4 ? 4 : 6);
+  return b.CreateSelect(b.CreateICmpEQ(ip_version(l), version_wanted), ip_header(l), ir.const64(0));
+}
+
+}  // namespace dsched::probes::net

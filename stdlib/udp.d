@@ -1,0 +1,39 @@
+/*
+ * udp.d: DTrace's view of a UDP datagram and socket (args[3] and args[4] of the udp provider),
+ * translated from the kernel's socket and UDP header. args[3] is NULL where the socket is not
+ * known (a datagram as it arrives, before the socket is looked up): its members then read 0 and
+ * "<unknown>", as in DTrace.
+ */
+typedef struct udpinfo {
+  uint16_t udp_sport;      /* source port */
+  uint16_t udp_dport;      /* destination port */
+  uint16_t udp_length;     /* length: header and payload */
+  uint16_t udp_checksum;   /* checksum */
+  struct udphdr *udp_hdr;  /* the header */
+} udpinfo_t;
+
+typedef struct udpsinfo {
+  uintptr_t udps_addr;  /* the socket (struct sock *) */
+  uint16_t udps_lport;  /* local port */
+  uint16_t udps_rport;  /* remote port (0 when not connected) */
+  string udps_laddr;    /* local address */
+  string udps_raddr;    /* remote address */
+} udpsinfo_t;
+
+translator udpinfo_t < struct udphdr *U > {
+  udp_sport = ntohs(U->source);
+  udp_dport = ntohs(U->dest);
+  udp_length = ntohs(U->len);
+  udp_checksum = ntohs(U->check);
+  udp_hdr = U;
+};
+
+translator udpsinfo_t < struct sock *S > {
+  udps_addr = (uintptr_t)S;
+  udps_lport = S == NULL ? 0 : S->__sk_common.skc_num;
+  udps_rport = S == NULL ? 0 : ntohs(S->__sk_common.skc_dport);
+  udps_laddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&S->__sk_common.skc_rcv_saddr) : inet_ntoa6(&S->__sk_common.skc_v6_rcv_saddr);
+  udps_raddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&S->__sk_common.skc_daddr) : inet_ntoa6(&S->__sk_common.skc_v6_daddr);
+};
