@@ -68,13 +68,18 @@ typedef struct ipv6info {
   struct ipv6hdr *ipv6_hdr;  /* the header */
 } ipv6info_t;
 
-/* The name DTrace's ipv4_protostr and ipv6_nextstr give a protocol. */
-inline string ip_protocol_string[int p] =
+/*
+ * The name DTrace's ipv4_protostr and ipv6_nextstr give a protocol. The chosen name is copied
+ * into one string: each literal is text at its own place, and until the clause is done with it
+ * the verifier would follow the rest of the clause once per name (an address formatted later in
+ * the clause would then exceed its budget).
+ */
+inline string ip_protocol_string[int p] = strjoin(
     p == IPPROTO_TCP ? "TCP" : p == IPPROTO_UDP ? "UDP" : p == IPPROTO_IP ? "IP" :
     p == IPPROTO_ICMP ? "ICMP" : p == IPPROTO_IGMP ? "IGMP" : p == IPPROTO_EGP ? "EGP" :
     p == IPPROTO_IPV6 ? "IPv6" : p == IPPROTO_ROUTING ? "ROUTE" : p == IPPROTO_ESP ? "ESP" :
     p == IPPROTO_AH ? "AH" : p == IPPROTO_ICMPV6 ? "ICMPv6" : p == 89 ? "OSPF" :
-    p == IPPROTO_SCTP ? "SCTP" : p == IPPROTO_RAW ? "RAW" : lltostr(p);
+    p == IPPROTO_SCTP ? "SCTP" : p == IPPROTO_RAW ? "RAW" : lltostr(p), "");
 
 translator pktinfo_t < struct sk_buff *P > {
   pkt_addr = (uintptr_t)P;

@@ -6,7 +6,9 @@
  * looked up; a reset sent on behalf of no socket): its members then read 0, "<unknown>" and
  * TCP_STATE_CLOSED, as in DTrace. What the kernel's socket does not keep (the initial send
  * sequence number, the sequence number last acknowledged, the SACK positions, whether the
- * connection was opened from here) is left out of the translator: a script naming it is refused.
+ * connection was opened from here) or keeps in units this library cannot convert (the
+ * retransmission timeout, in jiffies) is left out of the translator: a script naming it is
+ * refused at compile time instead of given a made-up value.
  */
 inline int TH_FIN = 0x01;
 inline int TH_SYN = 0x02;
@@ -31,7 +33,8 @@ inline int32_t TCP_STATE_LAST_ACK = 4;
 inline int32_t TCP_STATE_FIN_WAIT_2 = 5;
 inline int32_t TCP_STATE_TIME_WAIT = 6;
 
-inline string tcp_state_string[int32_t state] =
+/* Copied into one string, as ip_protocol_string[] (stdlib/ip.d) is, for the verifier's sake. */
+inline string tcp_state_string[int32_t state] = strjoin(
     state == TCP_STATE_CLOSED ? "state-closed" :
     state == TCP_STATE_IDLE ? "state-idle" :
     state == TCP_STATE_BOUND ? "state-bound" :
@@ -45,7 +48,7 @@ inline string tcp_state_string[int32_t state] =
     state == TCP_STATE_LAST_ACK ? "state-last-ack" :
     state == TCP_STATE_FIN_WAIT_2 ? "state-fin-wait-2" :
     state == TCP_STATE_TIME_WAIT ? "state-time-wait" :
-    "<unknown>";
+    "<unknown>", "");
 
 /*
  * The kernel's states (include/net/tcp_states.h): ESTABLISHED 1, SYN_SENT 2, SYN_RECV 3,
@@ -75,13 +78,16 @@ typedef struct tcpinfo {
 typedef struct tcpsinfo {
   uintptr_t tcps_addr;          /* the socket (struct sock *) */
   int tcps_local;               /* both ends have the same address: delivered locally */
+  int tcps_active;              /* not available: opened from here */
   uint16_t tcps_lport;          /* local port */
   uint16_t tcps_rport;          /* remote port */
   string tcps_laddr;            /* local address */
   string tcps_raddr;            /* remote address */
   int32_t tcps_state;           /* TCP_STATE_* */
+  uint32_t tcps_iss;            /* not available: initial sequence number sent */
   uint32_t tcps_suna;           /* oldest sequence number sent and not acknowledged */
   uint32_t tcps_snxt;           /* next sequence number to send */
+  uint32_t tcps_rack;           /* not available: sequence number last acknowledged */
   uint32_t tcps_rnxt;           /* next sequence number expected */
   uint32_t tcps_swnd;           /* send window, bytes */
   int32_t tcps_snd_ws;          /* send window scale */
@@ -89,6 +95,9 @@ typedef struct tcpsinfo {
   int32_t tcps_rcv_ws;          /* receive window scale */
   uint32_t tcps_cwnd;           /* congestion window, bytes */
   uint32_t tcps_cwnd_ssthresh;  /* slow start threshold, bytes */
+  uint32_t tcps_sack_fack;      /* not available: highest sequence number SACKed */
+  uint32_t tcps_sack_snxt;      /* not available: next sequence number to retransmit by SACK */
+  uint32_t tcps_rto;            /* not available: retransmission timeout, ms */
   uint32_t tcps_mss;            /* maximum segment size */
   int tcps_retransmit;          /* tcp:::send of a sequence number sent before */
 } tcpsinfo_t;

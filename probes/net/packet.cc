@@ -3,7 +3,9 @@
 #include <linux/bpf.h>
 
 #include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
+#include "lang/codegen/programs.h"
 
 namespace dsched::probes::net {
 
@@ -72,15 +74,6 @@ llvm::Value* PacketHook::ip_header(Lowering& l) const {
   return l.ir.b().CreateAdd(skb_field(l, {"head"}), skb_field(l, {"network_header"}));
 }
 
-llvm::Value* PacketHook::transport_header(Lowering& l) const {
-  codegen::Ir& ir = l.ir;
-  auto& b = ir.b();
-  llvm::Value* ip = ip_header(l);
-  llvm::Value* ipv4_length = b.CreateMul(b.CreateAnd(read_or_zero(l, ip, 1), ir.const64(0xf)), ir.const64(4));
-  llvm::Value* is_ipv4 = b.CreateICmpEQ(ip_version(l), ir.const64(4));
-  return b.CreateAdd(ip, b.CreateSelect(is_ipv4, ipv4_length, ir.const64(kIpv6HeaderBytes)));
-}
-
 llvm::Value* PacketHook::protocol_socket(Lowering& l) const {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
@@ -105,41 +98,44 @@ llvm::Value* PacketHook::protocol_socket(Lowering& l) const {
   return b.CreateLoad(ir.i64(), chosen);
 }
 
-llvm::Value* PacketHook::guard(Lowering& l) const {
+// Everything is read once, before any probe fires, and the probes' arguments and conditions use
+// those values: read again where each is used, every use would fork the verifier's paths anew
+// (IPv4 or IPv6, a socket or none), and a few clauses would exceed its budget.
+void PacketHook::emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* version = ip_version(l);
-  llvm::Value* is_ip = b.CreateICmpNE(version, ir.const64(0));
-  if (transport_ == Transport::Ip) return is_ip;
+  llvm::Value* is_ipv4 = b.CreateICmpEQ(version, ir.const64(4));
   llvm::Value* ip = ip_header(l);
-  llvm::Value* protocol_at = b.CreateAdd(
-      ip, b.CreateSelect(b.CreateICmpEQ(version, ir.const64(4)), ir.const64(9), ir.const64(6)));
-  int64_t wanted = transport_ == Transport::Tcp ? kIpprotoTcp : kIpprotoUdp;
-  llvm::Value* fires = b.CreateAnd(is_ip, b.CreateICmpEQ(read_or_zero(l, protocol_at, 1), ir.const64(wanted)));
-  if (filter_.flags_mask) {
-    llvm::Value* flags = read_or_zero(l, b.CreateAdd(transport_header(l), ir.const64(kTcpFlagsOffset)), 1);
-    fires = b.CreateAnd(fires, b.CreateICmpEQ(b.CreateAnd(flags, ir.const64(filter_.flags_mask)), ir.const64(filter_.flags)));
+  std::vector<llvm::Value*> args{tracepoint_arg(l, 0), skb_field(l, {"sk"}), ip};
+  llvm::Value* fires = b.CreateICmpNE(version, ir.const64(0));
+  if (transport_ == Transport::Ip) {
+    args.push_back(skb_field(l, {"dev"}));
+    args.push_back(b.CreateSelect(is_ipv4, ip, ir.const64(0)));
+    args.push_back(b.CreateSelect(is_ipv4, ir.const64(0), ip));
+  } else {
+    llvm::Value* protocol = read_or_zero(l, b.CreateAdd(ip, b.CreateSelect(is_ipv4, ir.const64(9), ir.const64(6))), 1);
+    int64_t wanted = transport_ == Transport::Tcp ? kIpprotoTcp : kIpprotoUdp;
+    fires = b.CreateAnd(fires, b.CreateICmpEQ(protocol, ir.const64(wanted)));
+    llvm::Value* ipv4_length = b.CreateMul(b.CreateAnd(read_or_zero(l, ip, 1), ir.const64(0xf)), ir.const64(4));
+    llvm::Value* transport = b.CreateAdd(ip, b.CreateSelect(is_ipv4, ipv4_length, ir.const64(kIpv6HeaderBytes)));
+    llvm::Value* socket = protocol_socket(l);
+    args.push_back(socket);
+    args.push_back(transport);
+    if (filter_.flags_mask) {
+      llvm::Value* flags = read_or_zero(l, b.CreateAdd(transport, ir.const64(kTcpFlagsOffset)), 1);
+      fires = b.CreateAnd(fires, b.CreateICmpEQ(b.CreateAnd(flags, ir.const64(filter_.flags_mask)), ir.const64(filter_.flags)));
+    }
+    if (filter_.socket != SocketWanted::Any) {
+      llvm::Value* has_socket = b.CreateICmpNE(socket, ir.const64(0));
+      fires = b.CreateAnd(fires, filter_.socket == SocketWanted::Present ? has_socket : b.CreateNot(has_socket));
+    }
   }
-  if (filter_.socket != SocketWanted::Any) {
-    llvm::Value* has_socket = b.CreateICmpNE(protocol_socket(l), ir.const64(0));
-    fires = b.CreateAnd(fires, filter_.socket == SocketWanted::Present ? has_socket : b.CreateNot(has_socket));
-  }
-  return fires;
+  ir.when(fires, [&] {
+    for (const lang::Probe* probe : probes) l.programs.fire(*probe, {nullptr, nullptr, args});
+  });
 }
 
-llvm::Value* PacketHook::arg(Lowering& l, int index) const {
-  codegen::Ir& ir = l.ir;
-  auto& b = ir.b();
-  switch (index) {
-    case 0: return tracepoint_arg(l, 0);
-    case 1: return skb_field(l, {"sk"});
-    case 2: return ip_header(l);
-    default: break;
-  }
-  if (transport_ != Transport::Ip) return index == 3 ? protocol_socket(l) : transport_header(l);
-  if (index == 3) return skb_field(l, {"dev"});
-  llvm::Value* version_wanted = ir.const64(index == 4 ? 4 : 6);
-  return b.CreateSelect(b.CreateICmpEQ(ip_version(l), version_wanted), ip_header(l), ir.const64(0));
-}
+llvm::Value* PacketHook::arg(Lowering& l, int index) const { return l.firing.binding().args.at(size_t(index)); }
 
 }  // namespace dsched::probes::net

@@ -42,7 +42,7 @@ class PacketHook : public codegen::Hook {
   PacketHook(Direction direction, Transport transport, SegmentFilter filter = {})
       : direction_(direction), transport_(transport), filter_(filter) {}
   std::vector<std::string> sections(const lang::Probe&) const override;
-  llvm::Value* guard(codegen::Lowering& l) const override;
+  void emit(codegen::Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const override;
   llvm::Value* arg(codegen::Lowering& l, int index) const override;
   // Only the socket buffer is the tracepoint's own BTF-typed argument; headers lie in packet
   // data, and sockets are read with checked reads.
@@ -50,7 +50,6 @@ class PacketHook : public codegen::Hook {
 
  private:
   llvm::Value* ip_header(codegen::Lowering& l) const;
-  llvm::Value* transport_header(codegen::Lowering& l) const;
   llvm::Value* protocol_socket(codegen::Lowering& l) const;
 
   Direction direction_;
