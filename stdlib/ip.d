@@ -10,6 +10,32 @@ inline int IPH_DF = 0x4000;  /* don't fragment, in the header's flags and offset
 inline int IPH_MF = 0x2000;  /* more fragments */
 
 typedef uintptr_t void_ip_t;  /* an IPv4 or IPv6 header: the version is in its first 4 bits */
+
+/*
+ * The raw headers ipv4_hdr and ipv6_hdr point to, laid out as on the wire (multi-byte fields in
+ * network byte order), with DTrace's names.
+ */
+typedef struct ipha {
+  uint8_t ipha_version_and_hdr_length;
+  uint8_t ipha_type_of_service;
+  uint16_t ipha_length;
+  uint16_t ipha_ident;
+  uint16_t ipha_fragment_offset_and_flags;
+  uint8_t ipha_ttl;
+  uint8_t ipha_protocol;
+  uint16_t ipha_hdr_checksum;
+  ipaddr_t ipha_src;
+  ipaddr_t ipha_dst;
+} ipha_t;
+
+typedef struct ip6 {
+  uint32_t ip6_vcf;  /* version, traffic class, flow label */
+  uint16_t ip6_plen;
+  uint8_t ip6_nxt;
+  uint8_t ip6_hlim;
+  in6_addr_t ip6_src;
+  in6_addr_t ip6_dst;
+} ip6_t;
 typedef uint32_t netstackid_t;  /* DTrace's IP stack id: here the network namespace */
 
 typedef struct pktinfo {
@@ -50,7 +76,7 @@ typedef struct ipv4info {
   ipaddr_t ipv4_dst;       /* destination address, network order */
   string ipv4_saddr;       /* source address, as a string */
   string ipv4_daddr;       /* destination address, as a string */
-  struct iphdr *ipv4_hdr;  /* the header */
+  ipha_t *ipv4_hdr;        /* the header */
 } ipv4info_t;
 
 typedef struct ipv6info {
@@ -65,7 +91,7 @@ typedef struct ipv6info {
   in6_addr_t *ipv6_dst;      /* destination address */
   string ipv6_saddr;         /* source address, as a string */
   string ipv6_daddr;         /* destination address, as a string */
-  struct ipv6hdr *ipv6_hdr;  /* the header */
+  ip6_t *ipv6_hdr;           /* the header */
 } ipv6info_t;
 
 /*
@@ -124,7 +150,7 @@ translator ipv4info_t < struct iphdr *I > {
   ipv4_dst = I != NULL ? I->daddr : 0;
   ipv4_saddr = I != NULL ? inet_ntoa(&I->saddr) : "<null>";
   ipv4_daddr = I != NULL ? inet_ntoa(&I->daddr) : "<null>";
-  ipv4_hdr = I;
+  ipv4_hdr = (ipha_t *)I;
 };
 
 /* The first 32 bits: version (4), traffic class (8), flow label (20). */
@@ -140,5 +166,5 @@ translator ipv6info_t < struct ipv6hdr *I > {
   ipv6_dst = I != NULL ? (in6_addr_t *)&I->daddr : NULL;
   ipv6_saddr = I != NULL ? inet_ntoa6(&I->saddr) : "<null>";
   ipv6_daddr = I != NULL ? inet_ntoa6(&I->daddr) : "<null>";
-  ipv6_hdr = I;
+  ipv6_hdr = (ip6_t *)I;
 };

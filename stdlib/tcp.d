@@ -62,6 +62,19 @@ inline int32_t tcp_state_from_linux[int s] =
     s == 9 ? TCP_STATE_LAST_ACK : s == 10 ? TCP_STATE_LISTEN : s == 11 ? TCP_STATE_CLOSING :
     s == 13 ? TCP_STATE_BOUND : TCP_STATE_CLOSED;
 
+/* The raw header tcp_hdr points to, as on the wire (network byte order), with DTrace's names. */
+typedef struct tcph {
+  uint16_t th_lport;  /* source port */
+  uint16_t th_fport;  /* destination port */
+  uint32_t th_seq;
+  uint32_t th_ack;
+  uint8_t th_offset_and_rsrvd;
+  uint8_t th_flags;
+  uint16_t th_win;
+  uint16_t th_sum;
+  uint16_t th_urp;
+} tcph_t;
+
 typedef struct tcpinfo {
   uint16_t tcp_sport;      /* source port */
   uint16_t tcp_dport;      /* destination port */
@@ -72,7 +85,7 @@ typedef struct tcpinfo {
   uint16_t tcp_window;     /* window size, unscaled */
   uint16_t tcp_checksum;   /* checksum */
   uint16_t tcp_urgent;     /* urgent data pointer */
-  struct tcphdr *tcp_hdr;  /* the header */
+  tcph_t *tcp_hdr;         /* the header */
 } tcpinfo_t;
 
 typedef struct tcpsinfo {
@@ -116,7 +129,7 @@ translator tcpinfo_t < struct tcphdr *T > {
   tcp_window = ntohs(T->window);
   tcp_checksum = ntohs(T->check);
   tcp_urgent = ntohs(T->urg_ptr);
-  tcp_hdr = T;
+  tcp_hdr = (tcph_t *)T;
 };
 
 /*

@@ -4,12 +4,20 @@
  * known (a datagram as it arrives, before the socket is looked up): its members then read 0 and
  * "<unknown>", as in DTrace.
  */
+/* The raw header udp_hdr points to, as on the wire (network byte order), with DTrace's names. */
+typedef struct udpha {
+  uint16_t uha_src_port;
+  uint16_t uha_dst_port;
+  uint16_t uha_length;
+  uint16_t uha_checksum;
+} udpha_t;
+
 typedef struct udpinfo {
   uint16_t udp_sport;      /* source port */
   uint16_t udp_dport;      /* destination port */
   uint16_t udp_length;     /* length: header and payload */
   uint16_t udp_checksum;   /* checksum */
-  struct udphdr *udp_hdr;  /* the header */
+  udpha_t *udp_hdr;        /* the header */
 } udpinfo_t;
 
 typedef struct udpsinfo {
@@ -25,7 +33,7 @@ translator udpinfo_t < struct udphdr *U > {
   udp_dport = ntohs(U->dest);
   udp_length = ntohs(U->len);
   udp_checksum = ntohs(U->check);
-  udp_hdr = U;
+  udp_hdr = (udpha_t *)U;
 };
 
 translator udpsinfo_t < struct sock *S > {
