@@ -2,9 +2,9 @@
  * tcp.d: DTrace's view of a TCP segment and connection (args[3], args[4] and args[5] of the tcp
  * provider), translated from the kernel's socket and TCP header. The states are DTrace's
  * TCP_STATE_* numbers; tcp_state_from_linux[] maps the kernel's TCP_* states onto them.
- * args[3] is NULL where no connection is known (a segment as it arrives, before the socket is
- * looked up; a reset sent on behalf of no socket): its members then read 0, "<unknown>" and
- * TCP_STATE_CLOSED, as in DTrace. What the kernel's socket does not keep (the initial send
+ * args[3] is NULL where no connection is known (a segment for a port nobody listens on, a reset
+ * sent on behalf of no socket): its members then read 0, "<unknown>" and TCP_STATE_CLOSED, as in
+ * DTrace. What the kernel's socket does not keep (the initial send
  * sequence number, the sequence number last acknowledged, the SACK positions, whether the
  * connection was opened from here) or keeps in units this library cannot convert (the
  * retransmission timeout, in jiffies) is left out of the translator: a script naming it is

@@ -6,6 +6,7 @@
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/programs.h"
+#include "probes/net/connections.h"
 
 namespace dsched::probes::net {
 
@@ -17,6 +18,8 @@ namespace {
 // skb->protocol, in network byte order as a little-endian load sees it.
 constexpr int64_t kEthIpv4 = 0x0008;  // ETH_P_IP
 constexpr int64_t kEthIpv6 = 0xdd86;  // ETH_P_IPV6
+constexpr const char* kSend = "tp_btf/net_dev_queue";
+constexpr const char* kReceive = "tp_btf/netif_receive_skb";
 constexpr uint64_t kIpv6HeaderBytes = 40;
 constexpr uint64_t kTcpFlagsOffset = 13;
 // Socket states that are not full sockets (TCP_TIME_WAIT, TCP_NEW_SYN_RECV).
@@ -66,12 +69,26 @@ std::vector<lang::ProbeArg> packet_args(Transport transport) {
 }
 
 std::vector<std::string> PacketHook::sections(const lang::Probe&) const {
-  return {direction_ == Direction::Send ? "tp_btf/net_dev_queue" : "tp_btf/netif_receive_skb"};
+  if (finds_connections()) return {kReceive, kSend, kSetState};
+  return {direction_ == Direction::Send ? kSend : kReceive};
 }
 
-llvm::Value* PacketHook::ip_header(Lowering& l) const {
-  if (direction_ == Direction::Receive) return skb_field(l, {"data"});
-  return l.ir.b().CreateAdd(skb_field(l, {"head"}), skb_field(l, {"network_header"}));
+PacketHook::Packet PacketHook::read_packet(Lowering& l, Direction direction) const {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  Packet packet;
+  packet.version = ip_version(l);
+  packet.is_ipv4 = b.CreateICmpEQ(packet.version, ir.const64(4));
+  packet.ip = direction == Direction::Receive ? skb_field(l, {"data"})
+                                              : b.CreateAdd(skb_field(l, {"head"}), skb_field(l, {"network_header"}));
+  packet.wanted = b.CreateICmpNE(packet.version, ir.const64(0));
+  if (transport_ == Transport::Ip) return packet;
+  llvm::Value* protocol_at = b.CreateAdd(packet.ip, b.CreateSelect(packet.is_ipv4, ir.const64(9), ir.const64(6)));
+  int64_t wanted = transport_ == Transport::Tcp ? kIpprotoTcp : kIpprotoUdp;
+  packet.wanted = b.CreateAnd(packet.wanted, b.CreateICmpEQ(read_or_zero(l, protocol_at, 1), ir.const64(wanted)));
+  llvm::Value* ipv4_length = b.CreateMul(b.CreateAnd(read_or_zero(l, packet.ip, 1), ir.const64(0xf)), ir.const64(4));
+  packet.transport = b.CreateAdd(packet.ip, b.CreateSelect(packet.is_ipv4, ipv4_length, ir.const64(kIpv6HeaderBytes)));
+  return packet;
 }
 
 llvm::Value* PacketHook::protocol_socket(Lowering& l) const {
@@ -101,29 +118,28 @@ llvm::Value* PacketHook::protocol_socket(Lowering& l) const {
 // Everything is read once, before any probe fires, and the probes' arguments and conditions use
 // those values: read again where each is used, every use would fork the verifier's paths anew
 // (IPv4 or IPv6, a socket or none), and a few clauses would exceed its budget.
-void PacketHook::emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const {
+void PacketHook::emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  llvm::Value* version = ip_version(l);
-  llvm::Value* is_ipv4 = b.CreateICmpEQ(version, ir.const64(4));
-  llvm::Value* ip = ip_header(l);
-  std::vector<llvm::Value*> args{tracepoint_arg(l, 0), skb_field(l, {"sk"}), ip};
-  llvm::Value* fires = b.CreateICmpNE(version, ir.const64(0));
+  if (section == kSetState) return learn_state(l);
+  if (finds_connections() && section == kSend) {
+    Packet packet = read_packet(l, Direction::Send);
+    ir.when(packet.wanted, [&] { learn_sent(l, protocol_socket(l), packet.ip, packet.is_ipv4, packet.transport); });
+    return;
+  }
+  Packet packet = read_packet(l, direction_);
+  llvm::Value* fires = packet.wanted;
+  std::vector<llvm::Value*> args{tracepoint_arg(l, 0), skb_field(l, {"sk"}), packet.ip};
   if (transport_ == Transport::Ip) {
     args.push_back(skb_field(l, {"dev"}));
-    args.push_back(b.CreateSelect(is_ipv4, ip, ir.const64(0)));
-    args.push_back(b.CreateSelect(is_ipv4, ir.const64(0), ip));
+    args.push_back(b.CreateSelect(packet.is_ipv4, packet.ip, ir.const64(0)));
+    args.push_back(b.CreateSelect(packet.is_ipv4, ir.const64(0), packet.ip));
   } else {
-    llvm::Value* protocol = read_or_zero(l, b.CreateAdd(ip, b.CreateSelect(is_ipv4, ir.const64(9), ir.const64(6))), 1);
-    int64_t wanted = transport_ == Transport::Tcp ? kIpprotoTcp : kIpprotoUdp;
-    fires = b.CreateAnd(fires, b.CreateICmpEQ(protocol, ir.const64(wanted)));
-    llvm::Value* ipv4_length = b.CreateMul(b.CreateAnd(read_or_zero(l, ip, 1), ir.const64(0xf)), ir.const64(4));
-    llvm::Value* transport = b.CreateAdd(ip, b.CreateSelect(is_ipv4, ipv4_length, ir.const64(kIpv6HeaderBytes)));
-    llvm::Value* socket = protocol_socket(l);
+    llvm::Value* socket = finds_connections() ? find_receiver(l, packet.ip, packet.is_ipv4, packet.transport) : protocol_socket(l);
     args.push_back(socket);
-    args.push_back(transport);
+    args.push_back(packet.transport);
     if (filter_.flags_mask) {
-      llvm::Value* flags = read_or_zero(l, b.CreateAdd(transport, ir.const64(kTcpFlagsOffset)), 1);
+      llvm::Value* flags = read_or_zero(l, b.CreateAdd(packet.transport, ir.const64(kTcpFlagsOffset)), 1);
       fires = b.CreateAnd(fires, b.CreateICmpEQ(b.CreateAnd(flags, ir.const64(filter_.flags_mask)), ir.const64(filter_.flags)));
     }
     if (filter_.socket != SocketWanted::Any) {

@@ -35,8 +35,8 @@ constexpr int64_t kIpprotoUdp = 17;
 // args[] of a packet probe:
 //   ip       [0] struct sk_buff *, [1] struct sock *, [2] void_ip_t *, [3] struct net_device *,
 //            [4] struct iphdr * (NULL for IPv6), [5] struct ipv6hdr * (NULL for IPv4)
-//   tcp/udp  [0] to [2] as ip, [3] struct sock * (the protocol's socket, or NULL),
-//            [4] struct tcphdr * / struct udphdr *
+//   tcp/udp  [0] to [2] as ip, [3] struct sock * (the protocol's socket, or NULL; tcp:::receive:
+//            the socket it arrives for, from connections.h), [4] struct tcphdr * / struct udphdr *
 class PacketHook : public codegen::Hook {
  public:
   PacketHook(Direction direction, Transport transport, SegmentFilter filter = {})
@@ -49,7 +49,17 @@ class PacketHook : public codegen::Hook {
   bool arg_is_btf(int index) const override { return index == 0; }
 
  private:
-  llvm::Value* ip_header(codegen::Lowering& l) const;
+  // What a program reads of its packet, once.
+  struct Packet {
+    llvm::Value* version = nullptr;    // 4, 6, or 0: not IP
+    llvm::Value* is_ipv4 = nullptr;
+    llvm::Value* ip = nullptr;         // the IP header
+    llvm::Value* transport = nullptr;  // the TCP or UDP header (tcp and udp)
+    llvm::Value* wanted = nullptr;     // IP, and of the probe's protocol
+  };
+  Packet read_packet(codegen::Lowering& l, Direction direction) const;
+  // tcp:::receive names the socket a segment arrives for from the table of connections.
+  bool finds_connections() const { return direction_ == Direction::Receive && transport_ == Transport::Tcp; }
   llvm::Value* protocol_socket(codegen::Lowering& l) const;
 
   Direction direction_;

@@ -3,7 +3,8 @@
 // state) in state-change.
 //   send                 tp_btf/net_dev_queue: a segment is queued to its device
 //   receive              tp_btf/netif_receive_skb: a segment is taken from its device, before
-//                        the socket is looked up (args[3] is NULL)
+//                        the kernel looks its socket up: args[3] is found in the provider's own
+//                        table of connections (connections.h)
 //   connect-request      send of a SYN without ACK from a socket
 //   accept-refused       send of a RST|ACK on behalf of no socket: the kernel's reply to a SYN
 //                        for a port nobody listens on

@@ -121,12 +121,18 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
     tcp:::send, tcp:::receive /args[4]->tcp_dport == LISTEN_PORT && args[2]->ip_plength > args[4]->tcp_offset/ {
       @data[probename, args[2]->ip_saddr, args[2]->ip_daddr, args[4]->tcp_sport, args[3]->tcps_lport,
             args[2]->ip_plength - args[4]->tcp_offset] = count(); }
-    tcp:::receive /args[4]->tcp_sport == NOBODY_PORT && args[4]->tcp_flags & TH_RST/ { @resets = count(); }
+    tcp:::receive /args[4]->tcp_sport == NOBODY_PORT && args[4]->tcp_flags & TH_RST/ {
+      @resets[tcp_state_string[args[3]->tcps_state]] = count(); }
+    tcp:::receive /args[4]->tcp_dport == NOBODY_PORT/ { @unheard[args[3]->tcps_addr, args[3]->tcps_raddr] = count(); }
+    tcp:::receive /args[4]->tcp_dport == LISTEN_PORT && args[4]->tcp_flags == TH_SYN/ {
+      @syn[tcp_state_string[args[3]->tcps_state], args[3]->tcps_lport] = count(); }
     END {
       printa("state %s %s %@d\n", @states);
       printa("request %s %d %d %s %d %@d\n", @requests);
       printa("data %s %s %s %d %d %d %@d\n", @data);
-      printa("resets %@d\n", @resets);
+      printa("resets %s %@d\n", @resets);
+      printa("unheard %d %s %@d\n", @unheard);
+      printa("syn %s %d %@d\n", @syn);
     })", "NOBODY_PORT", std::to_string(gone.port)), "LISTEN_PORT", std::to_string(listener.port));
   TracedWindow window({"-qn", script});
   if (!window.is_open()) FAIL(window.close().err);
@@ -201,13 +207,17 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
         std::vector<std::vector<std::string>>{{"127.0.0.1", closed, "dsched-net"}});
   CHECK(rows_tagged(run.out, "rejected") == std::vector<std::vector<std::string>>{{"127.0.0.1", "127.0.0.1", "1"}});
   // The data in one segment each way: ip_plength is the TCP header and the data. A segment is
-  // sent from the client's socket; when it arrives no socket is known yet (tcps_lport 0).
+  // sent from the client's socket and arrives for the accepted one.
   std::string bytes = std::to_string(kDataBytes);
   CHECK(sorted(rows_tagged(run.out, "data")) == sorted({
-      {"receive", "127.0.0.1", "127.0.0.1", client, "0", bytes, "1"},
+      {"receive", "127.0.0.1", "127.0.0.1", client, port, bytes, "1"},
       {"send", "127.0.0.1", "127.0.0.1", client, client, bytes, "1"},
   }));
-  CHECK(rows_tagged(run.out, "resets") == std::vector<std::vector<std::string>>{{"1"}});
+  // A segment arrives for the socket the kernel would give it: the reset for the connecting
+  // socket, a SYN for the listener; nobody's SYN for no socket (NULL reads 0 and "<unknown>").
+  CHECK(rows_tagged(run.out, "resets") == std::vector<std::vector<std::string>>{{"state-syn-sent", "1"}});
+  CHECK(rows_tagged(run.out, "unheard") == std::vector<std::vector<std::string>>{{"0", "<unknown>", "1"}});
+  CHECK(rows_tagged(run.out, "syn") == std::vector<std::vector<std::string>>{{"state-listen", port, "1"}});
   CHECK(leftover_programs().empty());
 }
 
