@@ -107,6 +107,16 @@ inline string ip_protocol_string[int p] = strjoin(
     p == IPPROTO_AH ? "AH" : p == IPPROTO_ICMPV6 ? "ICMPv6" : p == 89 ? "OSPF" :
     p == IPPROTO_SCTP ? "SCTP" : p == IPPROTO_RAW ? "RAW" : lltostr(p), "");
 
+/*
+ * A socket's (struct sock *) local or remote address as text, "<unknown>" for no socket: the
+ * addresses of tcpsinfo_t and udpsinfo_t.
+ */
+inline string sock_address_string[uintptr_t S, int remote] = S == NULL ? "<unknown>" :
+    ((struct sock *)S)->__sk_common.skc_family == AF_INET ?
+        inet_ntoa(remote ? &((struct sock *)S)->__sk_common.skc_daddr : &((struct sock *)S)->__sk_common.skc_rcv_saddr) :
+        inet_ntoa6(remote ? &((struct sock *)S)->__sk_common.skc_v6_daddr :
+                            &((struct sock *)S)->__sk_common.skc_v6_rcv_saddr);
+
 translator pktinfo_t < struct sk_buff *P > {
   pkt_addr = (uintptr_t)P;
 };

@@ -148,10 +148,8 @@ translator tcpsinfo_t < struct sock *S > {
       S->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[3] == S->__sk_common.skc_v6_daddr.in6_u.u6_addr32[3];
   tcps_lport = S == NULL ? 0 : S->__sk_common.skc_num;
   tcps_rport = S == NULL ? 0 : ntohs(S->__sk_common.skc_dport);
-  tcps_laddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(&S->__sk_common.skc_rcv_saddr) : inet_ntoa6(&S->__sk_common.skc_v6_rcv_saddr);
-  tcps_raddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(&S->__sk_common.skc_daddr) : inet_ntoa6(&S->__sk_common.skc_v6_daddr);
+  tcps_laddr = sock_address_string[(uintptr_t)S, 0];
+  tcps_raddr = sock_address_string[(uintptr_t)S, 1];
   tcps_state = S == NULL ? TCP_STATE_CLOSED : tcp_state_from_linux[arg6 != 0 ? arg6 : S->__sk_common.skc_state];
   tcps_suna = S == NULL ? 0 : ((struct tcp_sock *)S)->snd_una;
   tcps_snxt = S == NULL ? 0 : ((struct tcp_sock *)S)->snd_nxt;

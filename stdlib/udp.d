@@ -40,8 +40,6 @@ translator udpsinfo_t < struct sock *S > {
   udps_addr = (uintptr_t)S;
   udps_lport = S == NULL ? 0 : S->__sk_common.skc_num;
   udps_rport = S == NULL ? 0 : ntohs(S->__sk_common.skc_dport);
-  udps_laddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(&S->__sk_common.skc_rcv_saddr) : inet_ntoa6(&S->__sk_common.skc_v6_rcv_saddr);
-  udps_raddr = S == NULL ? "<unknown>" : S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(&S->__sk_common.skc_daddr) : inet_ntoa6(&S->__sk_common.skc_v6_daddr);
+  udps_laddr = sock_address_string[(uintptr_t)S, 0];
+  udps_raddr = sock_address_string[(uintptr_t)S, 1];
 };

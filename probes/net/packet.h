@@ -1,5 +1,6 @@
 // What the ip, tcp and udp providers share: the tracepoints a packet passes on its way out and in,
-// and a hook that fires a probe for each IP packet there, with DTrace's packet arguments.
+// a hook that fires a probe for each IP packet there, with DTrace's packet arguments, and the
+// provider of ip and udp, which have only those probes.
 //   send     tp_btf/net_dev_queue(skb): a packet queued to a device (loopback included); the
 //            IP header is at skb->head + skb->network_header
 //   receive  tp_btf/netif_receive_skb(skb): a packet taken from a device, before the IP layer;
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "lang/codegen/hook.h"
+#include "lang/provider.h"
 
 namespace dsched::probes::net {
 
@@ -66,6 +68,25 @@ class PacketHook : public codegen::Hook {
   Transport transport_;
   SegmentFilter filter_;
 };
+
+// A provider of just send and receive, each a packet probe of one transport (ip, udp).
+class PacketProvider : public lang::Provider {
+ public:
+  PacketProvider(const char* name, Transport transport)
+      : name_(name), transport_(transport), send_(Direction::Send, transport), receive_(Direction::Receive, transport) {}
+  std::string_view name() const override { return name_; }
+  lang::ProviderStability stability() const override;
+  std::vector<lang::Probe> probes() const override;
+  const codegen::Hook& hook(const lang::Probe& probe) const override;
+
+ private:
+  const char* name_;
+  Transport transport_;
+  PacketHook send_, receive_;
+};
+
+// The stability DTrace gives its network providers.
+lang::ProviderStability network_stability();
 
 // DTrace's argument types of a packet probe, with the native values PacketHook gives them.
 std::vector<lang::ProbeArg> packet_args(Transport transport);

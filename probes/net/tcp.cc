@@ -89,13 +89,11 @@ class SocketHook : public codegen::Hook {
 class TcpProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "tcp"; }
-  lang::ProviderStability stability() const override {
-    return {{"Evolving", "Evolving", "ISA"}, {"Evolving", "Evolving", "ISA"}};
-  }
+  lang::ProviderStability stability() const override { return network_stability(); }
 
   std::vector<lang::Probe> probes() const override {
     auto probe = [&](const char* name) {
-      return lang::Probe{0, "tcp", "vmlinux", "", name, packet_args(Transport::Tcp), "", this};
+      return lang::Probe{0, "tcp", "vmlinux", "", name, packet_args(Transport::Tcp), "", this, std::nullopt};
     };
     lang::Probe state_change = probe("state-change");
     state_change.args.push_back({"int", "tcplsinfo_t *"});

@@ -5,33 +5,14 @@
 //            looked up: args[3] is NULL there
 // Only datagrams whose UDP header follows the IP header directly (no IPv6 extension headers)
 // are seen.
-#include "lang/provider.h"
 #include "probes/net/packet.h"
 
 namespace dsched::probes::net {
 namespace {
 
-class UdpProvider : public lang::Provider {
+class UdpProvider : public PacketProvider {
  public:
-  std::string_view name() const override { return "udp"; }
-  lang::ProviderStability stability() const override {
-    return {{"Evolving", "Evolving", "ISA"}, {"Evolving", "Evolving", "ISA"}};
-  }
-
-  std::vector<lang::Probe> probes() const override {
-    auto probe = [&](const char* name) {
-      return lang::Probe{0, "udp", "vmlinux", "", name, packet_args(Transport::Udp), "", this};
-    };
-    return {probe("receive"), probe("send")};
-  }
-
-  const codegen::Hook& hook(const lang::Probe& probe) const override {
-    return probe.name == "send" ? send_ : receive_;
-  }
-
- private:
-  PacketHook send_{Direction::Send, Transport::Udp};
-  PacketHook receive_{Direction::Receive, Transport::Udp};
+  UdpProvider() : PacketProvider("udp", Transport::Udp) {}
 };
 
 const lang::RegisteredProvider<UdpProvider> registered;
