@@ -46,24 +46,20 @@ void store32(Lowering& l, llvm::Value* key, uint64_t offset, llvm::Value* value)
   b.CreateStore(b.CreateTrunc(value, b.getInt32Ty()), l.ir.offset_ptr(key, offset));
 }
 
-// The segment's addresses and ports into the key, `local` being its source or its destination.
-void key_from_packet(Lowering& l, llvm::Value* key, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport,
-                     bool local_is_source) {
+// An arriving segment's addresses and ports into the key: local is its destination.
+void key_from_segment(Lowering& l, llvm::Value* key, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport) {
   Ir& ir = l.ir;
   auto& b = ir.b();
   auto addresses = [&](int64_t source, int64_t destination, uint64_t size) {
-    llvm::Value* from = b.CreateAdd(ip, ir.const64(source));
-    llvm::Value* to = b.CreateAdd(ip, ir.const64(destination));
-    read_into(l, key, kLocal, size, local_is_source ? from : to);
-    read_into(l, key, kRemote, size, local_is_source ? to : from);
+    read_into(l, key, kLocal, size, b.CreateAdd(ip, ir.const64(destination)));
+    read_into(l, key, kRemote, size, b.CreateAdd(ip, ir.const64(source)));
   };
   ir.when(is_ipv4, [&] { addresses(kIpv4Source, kIpv4Destination, 4); });
   ir.when(b.CreateNot(is_ipv4), [&] { addresses(kIpv6Source, kIpv6Destination, 16); });
-  // Source port, then destination port: as they lie when the source is local, else swapped.
+  // The header has the source port, then the destination port: swapped, local first.
   llvm::Value* ports = read_or_zero(l, transport, 4);
-  if (!local_is_source)
-    ports = b.CreateAnd(b.CreateOr(b.CreateLShr(ports, ir.const64(16)), b.CreateShl(ports, ir.const64(16))),
-                        ir.const64(0xffffffff));
+  ports = b.CreateAnd(b.CreateOr(b.CreateLShr(ports, ir.const64(16)), b.CreateShl(ports, ir.const64(16))),
+                      ir.const64(0xffffffff));
   store32(l, key, kPorts, ports);
   store32(l, key, kVersion, b.CreateSelect(is_ipv4, ir.const64(4), ir.const64(6)));
 }
@@ -83,14 +79,6 @@ uint64_t sock_common_offset(Lowering& l, const char* member) {
 }
 
 }  // namespace
-
-void learn_sent(Lowering& l, llvm::Value* socket, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport) {
-  l.ir.when(l.ir.b().CreateICmpNE(socket, l.ir.const64(0)), [&] {
-    llvm::Value* key = new_key(l);
-    key_from_packet(l, key, ip, is_ipv4, transport, true);
-    remember(l, key, socket);
-  });
-}
 
 void learn_state(Lowering& l) {
   Ir& ir = l.ir;
@@ -127,7 +115,7 @@ llvm::Value* find_receiver(Lowering& l, llvm::Value* ip, llvm::Value* is_ipv4, l
   Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* key = new_key(l);
-  key_from_packet(l, key, ip, is_ipv4, transport, false);
+  key_from_segment(l, key, ip, is_ipv4, transport);
   llvm::Value* found = ir.stack_slot();
   b.CreateStore(ir.const64(0), found);
   auto lookup = [&] {

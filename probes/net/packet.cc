@@ -69,7 +69,7 @@ std::vector<lang::ProbeArg> packet_args(Transport transport) {
 }
 
 std::vector<std::string> PacketHook::sections(const lang::Probe&) const {
-  if (finds_connections()) return {kReceive, kSend, kSetState};
+  if (finds_connections()) return {kReceive, kSetState};
   return {direction_ == Direction::Send ? kSend : kReceive};
 }
 
@@ -122,11 +122,6 @@ void PacketHook::emit(Lowering& l, const std::string& section, const std::vector
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   if (section == kSetState) return learn_state(l);
-  if (finds_connections() && section == kSend) {
-    Packet packet = read_packet(l, Direction::Send);
-    ir.when(packet.wanted, [&] { learn_sent(l, protocol_socket(l), packet.ip, packet.is_ipv4, packet.transport); });
-    return;
-  }
   Packet packet = read_packet(l, direction_);
   llvm::Value* fires = packet.wanted;
   std::vector<llvm::Value*> args{tracepoint_arg(l, 0), skb_field(l, {"sk"}), packet.ip};
