@@ -125,11 +125,20 @@ translator csinfo_t < struct sock *C > {
   cs_addr = (uintptr_t)C;
 };
 
+/*
+ * A packet larger than the length field holds (BIG TCP's segments above 64 KB, as the kernel
+ * builds them on devices that allow it, loopback included) has the length 0 in its header: its
+ * payload is then what the socket buffer (arg0) holds after the IP header.
+ */
 translator ipinfo_t < void_ip_t *I > {
   ip_ver = I != NULL ? *(uint8_t *)I >> 4 : 0;
   ip_plength = I == NULL ? 0 :
-      *(uint8_t *)I >> 4 == 4 ? ntohs(((struct iphdr *)I)->tot_len) - ((struct iphdr *)I)->ihl * 4 :
-      ntohs(((struct ipv6hdr *)I)->payload_len);
+      *(uint8_t *)I >> 4 == 4 ?
+          (((struct iphdr *)I)->tot_len != 0 ? ntohs(((struct iphdr *)I)->tot_len) :
+              ((struct sk_buff *)arg0)->len - ((uintptr_t)I - (uintptr_t)((struct sk_buff *)arg0)->data)) -
+          ((struct iphdr *)I)->ihl * 4 :
+      ((struct ipv6hdr *)I)->payload_len != 0 ? ntohs(((struct ipv6hdr *)I)->payload_len) :
+          ((struct sk_buff *)arg0)->len - ((uintptr_t)I - (uintptr_t)((struct sk_buff *)arg0)->data) - 40;
   ip_saddr = I == NULL ? "<unknown>" :
       *(uint8_t *)I >> 4 == 4 ? inet_ntoa(&((struct iphdr *)I)->saddr) : inet_ntoa6(&((struct ipv6hdr *)I)->saddr);
   ip_daddr = I == NULL ? "<unknown>" :

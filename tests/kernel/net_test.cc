@@ -222,6 +222,43 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
   CHECK(leftover_programs().empty());
 }
 
+TEST_CASE("tcp: the payloads of a large send add up to its bytes, offloaded segments included") {
+  constexpr int kBigBytes = 300000;  // beyond 64 KB: loopback sends such segments whole (BIG TCP)
+  Bound listener = bind_loopback(SOCK_STREAM);
+  REQUIRE(listener.port > 0);
+  REQUIRE(listen(listener.fd, 1) == 0);
+  std::string script = replace_all(R"(
+    tcp:::send, tcp:::receive /args[4]->tcp_dport == LISTEN_PORT/ {
+      @payload[probename] = sum(args[2]->ip_plength - args[4]->tcp_offset); }
+    END { printa("payload %s %@d\n", @payload); })", "LISTEN_PORT", std::to_string(listener.port));
+  TracedWindow window({"-qn", script});
+  if (!window.is_open()) FAIL(window.close().err);
+  int client = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in to = loopback_v4(listener.port);
+  REQUIRE(connect(client, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0);
+  int server = accept4(listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
+  REQUIRE(server >= 0);
+  std::string data(kBigBytes, 'z');
+  size_t sent = 0, received = 0;
+  std::string buffer(1 << 16, '\0');
+  while (received < data.size()) {
+    if (sent < data.size()) {
+      ssize_t n = send(client, data.data() + sent, data.size() - sent, MSG_DONTWAIT);
+      if (n > 0) sent += size_t(n);
+    }
+    ssize_t n = recv(server, buffer.data(), buffer.size(), sent < data.size() ? MSG_DONTWAIT : 0);
+    if (n > 0) received += size_t(n);
+  }
+  for (int fd : {client, server, listener.fd}) close(fd);
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  std::string bytes = std::to_string(kBigBytes);
+  CHECK(sorted(rows_tagged(run.out, "payload")) ==
+        sorted({{"receive", bytes}, {"send", bytes}}));
+  CHECK(leftover_programs().empty());
+}
+
 TEST_CASE("udp and ip: datagrams of a known size over IPv4 and IPv6 loopback") {
   Bound receiver4 = bind_loopback(SOCK_DGRAM), sender4 = bind_loopback(SOCK_DGRAM);
   Bound receiver6 = bind_loopback(SOCK_DGRAM, true), sender6 = bind_loopback(SOCK_DGRAM, true);
