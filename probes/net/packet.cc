@@ -30,6 +30,15 @@ llvm::Value* skb_field(Lowering& l, const std::vector<const char*>& path) {
   return l.exprs.kernel_field(tracepoint_arg(l, 0), "sk_buff", path);
 }
 
+// The IP version of the tracepoint's packet from its link-layer protocol (4, 6, or 0: not IP).
+llvm::Value* ip_version(Lowering& l) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
+  llvm::Value* protocol = skb_field(l, {"protocol"});
+  return b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv4)), ir.const64(4),
+                        b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv6)), ir.const64(6), ir.const64(0)));
+}
+
 }  // namespace
 
 llvm::Value* read_or_zero(Lowering& l, llvm::Value* address, uint64_t size) {
@@ -41,13 +50,6 @@ llvm::Value* read_or_zero(Lowering& l, llvm::Value* address, uint64_t size) {
   return b.CreateZExt(b.CreateLoad(b.getIntNTy(unsigned(size * 8)), slot), ir.i64());
 }
 
-llvm::Value* ip_version(Lowering& l) {
-  codegen::Ir& ir = l.ir;
-  auto& b = ir.b();
-  llvm::Value* protocol = skb_field(l, {"protocol"});
-  return b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv4)), ir.const64(4),
-                        b.CreateSelect(b.CreateICmpEQ(protocol, ir.const64(kEthIpv6)), ir.const64(6), ir.const64(0)));
-}
 
 std::vector<lang::ProbeArg> packet_args(Transport transport) {
   std::vector<lang::ProbeArg> args{

@@ -91,9 +91,6 @@ lang::ProviderStability network_stability();
 // DTrace's argument types of a packet probe, with the native values PacketHook gives them.
 std::vector<lang::ProbeArg> packet_args(Transport transport);
 
-// The IP version of the tracepoint's packet from its link-layer protocol (4, 6, or 0: not IP).
-llvm::Value* ip_version(codegen::Lowering& l);
-
 // `size` bytes of kernel memory at `address`; 0 when the address cannot be read.
 llvm::Value* read_or_zero(codegen::Lowering& l, llvm::Value* address, uint64_t size);
 
