@@ -21,7 +21,7 @@ using codegen::tracepoint_arg;
 // port (network order), IP version.
 constexpr uint64_t kLocal = 0, kRemote = 16, kPorts = 32, kVersion = 36, kKeyBytes = 40;
 constexpr uint32_t kConnections = 8192;
-constexpr int64_t kClose = 7, kTcp = 6, kAfInet = 2;
+constexpr int64_t kSynSent = 2, kClose = 7, kTcp = 6, kAfInet = 2;
 // Where the IPv4 and IPv6 headers hold their source and destination addresses.
 constexpr int64_t kIpv4Source = 12, kIpv4Destination = 16, kIpv6Source = 8, kIpv6Destination = 24;
 
@@ -46,20 +46,24 @@ void store32(Lowering& l, llvm::Value* key, uint64_t offset, llvm::Value* value)
   b.CreateStore(b.CreateTrunc(value, b.getInt32Ty()), l.ir.offset_ptr(key, offset));
 }
 
-// An arriving segment's addresses and ports into the key: local is its destination.
-void key_from_segment(Lowering& l, llvm::Value* key, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport) {
+// A segment's addresses and ports into the key, its source or its destination being local.
+void key_from_segment(Lowering& l, llvm::Value* key, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport,
+                      bool local_is_source) {
   Ir& ir = l.ir;
   auto& b = ir.b();
   auto addresses = [&](int64_t source, int64_t destination, uint64_t size) {
-    read_into(l, key, kLocal, size, b.CreateAdd(ip, ir.const64(destination)));
-    read_into(l, key, kRemote, size, b.CreateAdd(ip, ir.const64(source)));
+    llvm::Value* from = b.CreateAdd(ip, ir.const64(source));
+    llvm::Value* to = b.CreateAdd(ip, ir.const64(destination));
+    read_into(l, key, kLocal, size, local_is_source ? from : to);
+    read_into(l, key, kRemote, size, local_is_source ? to : from);
   };
   ir.when(is_ipv4, [&] { addresses(kIpv4Source, kIpv4Destination, 4); });
   ir.when(b.CreateNot(is_ipv4), [&] { addresses(kIpv6Source, kIpv6Destination, 16); });
-  // The header has the source port, then the destination port: swapped, local first.
+  // The header has the source port, then the destination port: local first.
   llvm::Value* ports = read_or_zero(l, transport, 4);
-  ports = b.CreateAnd(b.CreateOr(b.CreateLShr(ports, ir.const64(16)), b.CreateShl(ports, ir.const64(16))),
-                      ir.const64(0xffffffff));
+  if (!local_is_source)
+    ports = b.CreateAnd(b.CreateOr(b.CreateLShr(ports, ir.const64(16)), b.CreateShl(ports, ir.const64(16))),
+                        ir.const64(0xffffffff));
   store32(l, key, kPorts, ports);
   store32(l, key, kVersion, b.CreateSelect(is_ipv4, ir.const64(4), ir.const64(6)));
 }
@@ -79,6 +83,21 @@ uint64_t sock_common_offset(Lowering& l, const char* member) {
 }
 
 }  // namespace
+
+void learn_connecting(Lowering& l, llvm::Value* sk, llvm::Value* ip, llvm::Value* is_ipv4, llvm::Value* transport) {
+  Ir& ir = l.ir;
+  auto& b = ir.b();
+  ir.when(b.CreateICmpNE(sk, ir.const64(0)), [&] {
+    auto field = [&](const std::vector<const char*>& path) { return l.exprs.kernel_field(sk, "sock", path); };
+    llvm::Value* connecting = b.CreateAnd(b.CreateICmpEQ(field({"sk_protocol"}), ir.const64(kTcp)),
+                                          b.CreateICmpEQ(field({"__sk_common", "skc_state"}), ir.const64(kSynSent)));
+    ir.when(connecting, [&] {
+      llvm::Value* key = new_key(l);
+      key_from_segment(l, key, ip, is_ipv4, transport, true);
+      remember(l, key, sk);
+    });
+  });
+}
 
 void learn_state(Lowering& l) {
   Ir& ir = l.ir;
@@ -115,7 +134,7 @@ llvm::Value* find_receiver(Lowering& l, llvm::Value* ip, llvm::Value* is_ipv4, l
   Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* key = new_key(l);
-  key_from_segment(l, key, ip, is_ipv4, transport);
+  key_from_segment(l, key, ip, is_ipv4, transport, false);
   llvm::Value* found = ir.stack_slot();
   b.CreateStore(ir.const64(0), found);
   auto lookup = [&] {

@@ -71,8 +71,14 @@ std::vector<lang::ProbeArg> packet_args(Transport transport) {
 }
 
 std::vector<std::string> PacketHook::sections(const lang::Probe&) const {
-  if (finds_connections()) return {kReceive, kSetState};
+  if (finds_connections()) return {kReceive, kSend, kSetState};
   return {direction_ == Direction::Send ? kSend : kReceive};
+}
+
+std::string PacketHook::program_key(const lang::Probe&, const std::string& section) const {
+  // Learning from sent SYNs is a program of its own: its branches would otherwise multiply the
+  // verifier's paths through the clauses of the tcp:::send probes on the same tracepoint.
+  return section == kSend && finds_connections() ? section + ":tcp_connections" : section;
 }
 
 PacketHook::Packet PacketHook::read_packet(Lowering& l, Direction direction) const {
@@ -124,6 +130,11 @@ void PacketHook::emit(Lowering& l, const std::string& section, const std::vector
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   if (section == kSetState) return learn_state(l);
+  if (section == kSend && finds_connections()) {
+    Packet packet = read_packet(l, Direction::Send);
+    ir.when(packet.wanted, [&] { learn_connecting(l, skb_field(l, {"sk"}), packet.ip, packet.is_ipv4, packet.transport); });
+    return;
+  }
   Packet packet = read_packet(l, direction_);
   llvm::Value* fires = packet.wanted;
   std::vector<llvm::Value*> args{tracepoint_arg(l, 0), skb_field(l, {"sk"}), packet.ip};

@@ -44,6 +44,7 @@ class PacketHook : public codegen::Hook {
   PacketHook(Direction direction, Transport transport, SegmentFilter filter = {})
       : direction_(direction), transport_(transport), filter_(filter) {}
   std::vector<std::string> sections(const lang::Probe&) const override;
+  std::string program_key(const lang::Probe& probe, const std::string& section) const override;
   void emit(codegen::Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const override;
   llvm::Value* arg(codegen::Lowering& l, int index) const override;
   // Only the socket buffer is the tracepoint's own BTF-typed argument; headers lie in packet

@@ -213,10 +213,9 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       {"receive", "127.0.0.1", "127.0.0.1", client, port, bytes, "1"},
       {"send", "127.0.0.1", "127.0.0.1", client, client, bytes, "1"},
   }));
-  // A segment arrives for the socket the kernel would give it: a SYN for the listener. Nobody's
-  // SYN has no socket (NULL reads 0 and "<unknown>"), nor has the reset for a connecting socket,
-  // whose port the provider learns only once it is established.
-  CHECK(rows_tagged(run.out, "resets") == std::vector<std::vector<std::string>>{{"state-closed", "1"}});
+  // A segment arrives for the socket the kernel would give it: a SYN for the listener, the reset
+  // for the connecting socket. Nobody's SYN has no socket (NULL reads 0 and "<unknown>").
+  CHECK(rows_tagged(run.out, "resets") == std::vector<std::vector<std::string>>{{"state-syn-sent", "1"}});
   CHECK(rows_tagged(run.out, "unheard") == std::vector<std::vector<std::string>>{{"0", "<unknown>", "1"}});
   CHECK(rows_tagged(run.out, "syn") == std::vector<std::vector<std::string>>{{"state-listen", port, "1"}});
   CHECK(leftover_programs().empty());
