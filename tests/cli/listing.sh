@@ -19,8 +19,8 @@ on_cpu_id=$(awk '$2 == "sched" && $NF == "on-cpu" { print $1 }' <<<"$all")
 [ "$(names "$("$dsched" -l -n sched:::on-cpu)")" = "on-cpu " ] || fail "-l -n sched:::on-cpu"
 [ "$(names "$("$dsched" -l -i "$on_cpu_id")")" = "on-cpu " ] || fail "-l -i $on_cpu_id"
 vmlinux=1  # the heading
-for provider in sched proc syscall io lockstat; do vmlinux=$((vmlinux + $("$dsched" -l -P $provider | wc -l) - 1)); done
-[ "$("$dsched" -l -m vmlinux | wc -l)" -eq "$vmlinux" ] || fail "-l -m vmlinux is not the probes of sched, proc, syscall, io and lockstat"
+for provider in sched proc syscall io lockstat ip tcp udp; do vmlinux=$((vmlinux + $("$dsched" -l -P $provider | wc -l) - 1)); done
+[ "$("$dsched" -l -m vmlinux | wc -l)" -eq "$vmlinux" ] || fail "-l -m vmlinux is not the probes of sched, proc, syscall, io, lockstat, ip, tcp and udp"
 [ "$("$dsched" -l -m sched:vmlinux | wc -l)" -gt 10 ] || fail "-l -m sched:vmlinux"
 [ "$(names "$("$dsched" -l -n 'tick-1sec { exit(0); }')")" = "tick-1sec " ] || fail "-l -n with a clause"
 

@@ -107,4 +107,18 @@ TEST_CASE("gterm.d: stringof of a translated char array compares as a string") {
   CHECK(pred.operand(0)->operand(0)->type->count == 16);
 }
 
+TEST_CASE("tcpbytes.d and tcpstate.d: the tcp provider's translated arguments") {
+  auto bytes = compile_example("tcpbytes.d");
+  REQUIRE(bytes->aggregations.size() == 1);
+  CHECK(bytes->aggregations[0].function->name() == "sum");
+  REQUIRE(bytes->aggregations[0].key_types.size() == 3);
+  CHECK(bytes->aggregations[0].key_types[0]->is_string());  // ip_daddr, ip_saddr
+  CHECK(bytes->clauses[0].probes[0]->full_name() == "tcp:vmlinux::send");
+  CHECK(bytes->clauses[1].probes[0]->full_name() == "tcp:vmlinux::receive");
+  auto state = compile_example("tcpstate.d");
+  REQUIRE(state->globals.size() == 1);
+  CHECK(state->globals[0].name == "entered");
+  CHECK(state->clauses[1].probes[0]->name == "state-change");
+}
+
 }  // TEST_SUITE

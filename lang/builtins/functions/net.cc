@@ -29,19 +29,22 @@ constexpr uint64_t kLongestAddress = 20;  // an InfiniBand hardware address
 // Builds text at a running position in a fresh string.
 class TextWriter {
  public:
-  TextWriter(Lowering& l) : l_(l), out_(l.strings.fresh()), position_(l.ir.stack_slot()) {
-    l.ir.b().CreateStore(l.ir.const64(0), position_);
+  // The position lives in scratch, read and written as volatile: the verifier then sees one
+  // position of unknown value after each branch instead of one state per length written so far,
+  // which lets a program format several IPv6 addresses.
+  TextWriter(Lowering& l) : l_(l), out_(l.strings.fresh()), position_(l.firing.scratch(8)) {
+    l.ir.b().CreateStore(l.ir.const64(0), position_, /*isVolatile=*/true);
   }
   const Value& text() const { return out_; }
 
   void put(llvm::Value* ch) {
     auto& b = l_.ir.b();
-    llvm::Value* at = b.CreateLoad(l_.ir.i64(), position_);
+    llvm::Value* at = b.CreateLoad(l_.ir.i64(), position_, /*isVolatile=*/true);
     uint64_t last = l_.program.options.strsize() - 1;  // the NUL stays
     l_.ir.when(b.CreateICmpULT(at, l_.ir.const64(static_cast<int64_t>(last))), [&] {
       b.CreateStore(b.CreateTrunc(ch, l_.ir.i8()), b.CreateInBoundsGEP(l_.ir.i8(), out_.v, l_.ir.bounded(at, last)));
     });
-    b.CreateStore(b.CreateAdd(at, l_.ir.const64(1)), position_);
+    b.CreateStore(b.CreateAdd(at, l_.ir.const64(1)), position_, /*isVolatile=*/true);
   }
   void put(char ch) { put(l_.ir.const64(ch)); }
   void put_when(llvm::Value* condition, llvm::Value* ch) {

@@ -1,0 +1,4 @@
+ip:::receive
+{
+  trace(args[6]->ip_ver);
+}

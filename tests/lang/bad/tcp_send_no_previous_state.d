@@ -1,0 +1,4 @@
+tcp:::send
+{
+  trace(args[5]->tcps_state);
+}

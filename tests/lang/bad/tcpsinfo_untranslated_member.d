@@ -1,0 +1,4 @@
+tcp:::state-change
+{
+  trace(args[3]->tcps_iss);
+}
