@@ -200,8 +200,7 @@ Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
   });
   b.CreateLifetimeEnd(context);
   b.CreateStore(b.getInt8(0), ir.offset_ptr(out, n - 1));
-  ir.zero_bytes(ir.offset_ptr(out, n),
-                n);  // what ran past the cut is not part of the text
+  ir.zero_bytes(ir.offset_ptr(out, n), n);  // what ran past the cut is not part of the text
   return {out, l.program.types->string_type(), n};
 }
 
