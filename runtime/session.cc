@@ -16,6 +16,7 @@
 #include "runtime/record_consumer.h"
 #include "runtime/record_ring.h"
 #include "runtime/support/loop_companion.h"
+#include "runtime/support/ring_reader.h"
 #include "runtime/support/target_process.h"
 
 namespace dsched {
@@ -164,20 +165,19 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   RecordLoop loop(consumer, policy == "fill" ? uint64_t(options.number("bufsize")) : 0);
   std::optional<RecordRing> kept;
   if (policy == "ring") consumer.keep_in(kept.emplace(uint64_t(options.number("bufsize"))));
-  ring_buffer* ring = ring_buffer__new(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop, nullptr);
-  if (!ring) {
+  RingReader ring;
+  if (ring.add(object->map_fd(program.ring_buffer_map), RecordLoop::on_record, &loop) != 0) {
     output.error("cannot open the output buffer");
     return 1;
   }
   if (config.companion && !config.companion->join(ring, error)) {
     output.error(error);
-    ring_buffer__free(ring);
     return 1;
   }
   DropReporter drops(*object, object->map_fd(program.drops_map), output, kept ? &*kept : nullptr);
   SignalScope signals;
   auto drain = [&] {
-    ring_buffer__consume(ring);
+    ring.consume();
     output.flush();
   };
 
@@ -192,7 +192,6 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
     if (!object->attach(error)) {
       output.error(error);
-      ring_buffer__free(ring);
       return 1;
     }
     for (const std::string& note : object->notes()) output.warning(note);
@@ -208,7 +207,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     while (status == 0 && !consumer.exit_requested() && !loop.filled && interrupts == 0 && !output.failed() &&
            !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
-      ring_buffer__poll(ring, static_cast<int>(std::max<int64_t>(1, wait.count())));
+      ring.poll(static_cast<int>(std::max<int64_t>(1, wait.count())));
       output.flush();
       if (Clock::now() >= next_status) {
         drops.report();
@@ -220,14 +219,14 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.warning(config.target->describe_exit());
   object->detach();
   loop.attached = false;
-  ring_buffer__consume(ring);
+  ring.consume();
   // END's clauses all print, even after exit(); an exit() in END sets the status anew.
   consumer.begin_end();
   loop.accepting = true;
   if (kept) kept->begin_end(this_cpu());
   for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
     if (!object->run(end, error)) output.error(error);
-  ring_buffer__consume(ring);
+  ring.consume();
   consumer.print_kept();  // bufpolicy=ring: what the buffers kept, END's records last
   bool exited = consumer.exit_requested();
   int exit_status = consumer.exit_status();
@@ -235,7 +234,6 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   output.flush();
   drops.report();
   if (consumer.speculative_drops()) output.drops(abi::DropKind::Speculative, consumer.speculative_drops(), std::nullopt);
-  ring_buffer__free(ring);
   if (output.failed()) return 1;
   if (status != 0) return status;
   return exited ? exit_status : 0;

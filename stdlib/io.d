@@ -82,8 +82,8 @@ translator fileinfo_t < struct request *R > {
 
 /*
  * fds[fd]: the current process's open file fd. A descriptor that is not open reads "<none>"
- * (offset -1). The mount point is not translated: naming it is a compile-time error rather than
- * a made-up value.
+ * (offset -1). fi_mount is where the file's file system is mounted; a pipe or a socket, on no
+ * mounted tree, reads "/" (the root of its own file system).
  */
 translator fileinfo_t < struct file *F > {
   fi_name = F == NULL ? "<none>" : stringof(F->f_path.dentry->d_name.name);
@@ -91,6 +91,7 @@ translator fileinfo_t < struct file *F > {
   fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
   fi_offset = F == NULL ? -1 : F->f_pos;
   fi_fs = F == NULL ? "<none>" : stringof(F->f_inode->i_sb->s_type->name);
+  fi_mount = F == NULL ? "<none>" : __mount_point(&F->f_path);
   fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 

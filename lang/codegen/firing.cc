@@ -2,11 +2,15 @@
 
 #include <linux/bpf.h>
 
+#include <algorithm>
+#include <functional>
+
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/maps.h"
+#include "lang/codegen/strings.h"
 #include "lang/kernel_symbols.h"
 
 namespace dsched::codegen {
@@ -56,8 +60,11 @@ void Firing::start_function(llvm::Function* function, const std::function<llvm::
   program_scratch_ = scratch_used_;
 }
 
-void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry) {
+void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry,
+                          const std::vector<const lang::Probe*>& alike, llvm::Value* index) {
   probe_ = &probe;
+  alike_ = alike;
+  alike_index_ = index;
   hook_ = &hook;
   binding_ = binding;
   entry_ = entry;
@@ -65,6 +72,34 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
   context_tid_ = nullptr;
   thread_locals_ = nullptr;
   thread_locals_cacheable_ = true;
+}
+
+llvm::Value* Firing::per_probe(const std::function<int64_t(const lang::Probe&)>& value) {
+  std::vector<uint64_t> values;
+  for (const lang::Probe* probe : alike_) values.push_back(uint64_t(value(*probe)));
+  if (std::adjacent_find(values.begin(), values.end(), std::not_equal_to<>()) == values.end())
+    return l_.ir.const64(value(*probe_));
+  auto* table = l_.ir.rodata(llvm::ConstantDataArray::get(l_.ir.module().context(), values), "probe_values");
+  auto& b = l_.ir.b();
+  return b.CreateLoad(l_.ir.i64(), b.CreateGEP(l_.ir.i64(), table, alike_index_));
+}
+
+Value Firing::per_probe(std::string lang::Probe::*field) {
+  auto differs = [&](const lang::Probe* p) { return p->*field != probe_->*field; };
+  if (std::none_of(alike_.begin(), alike_.end(), differs)) return l_.strings.literal(probe_->*field);
+  // Each text padded to the longest, and to 8 bytes, one after the other.
+  uint64_t capacity = 0;
+  for (const lang::Probe* probe : alike_) capacity = std::max<uint64_t>(capacity, (probe->*field).size() + 1);
+  uint64_t stride = (capacity + 7) & ~uint64_t{7};
+  std::string texts;
+  for (const lang::Probe* probe : alike_) {
+    texts += probe->*field;
+    texts.resize(texts.size() + stride - (probe->*field).size(), '\0');
+  }
+  auto* table = l_.ir.rodata(llvm::ConstantDataArray::getString(l_.ir.module().context(), texts, false), "probe_texts");
+  auto& b = l_.ir.b();
+  llvm::Value* text = b.CreateGEP(l_.ir.i8(), table, b.CreateMul(alike_index_, l_.ir.const64(int64_t(stride))));
+  return {text, l_.program.types->string_type(), capacity};
 }
 
 void Firing::begin_clause() {

@@ -38,7 +38,10 @@ class Firing {
   // (six 64-bit words) that programs call where a fault stops a clause.
   void begin_fault_handler(llvm::Function* function);
   // A firing of `probe` through `hook`; `entry` is where values shared by its clauses are computed.
-  void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry);
+  // A firing shared by `alike` probes (Hook::fires_alike) is that of alike[index], `index` an i64
+  // below alike.size(); `probe` is then alike's first.
+  void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry,
+                    const std::vector<const lang::Probe*>& alike = {}, llvm::Value* index = nullptr);
   // Each clause starts with the scratch after the program's own (this->) free again.
   void begin_clause();
   // `timestamp`: the same value throughout a clause, read at the start of the first clause of the
@@ -66,6 +69,12 @@ class Firing {
   void release_scratch(ScratchMark mark) { scratch_used_ = mark.used, scratch_asked_end_ = mark.asked_end; }
 
   const lang::Probe& probe() const { return *probe_; }
+  // The probes a shared firing serves (empty for a firing of one probe).
+  const std::vector<const lang::Probe*>& alike() const { return alike_; }
+  // What the probe that fired has as `value` (an i64), or as its text `field`: a constant, unless
+  // the firing is shared by probes for which it differs; then it is read from a table.
+  llvm::Value* per_probe(const std::function<int64_t(const lang::Probe&)>& value);
+  Value per_probe(std::string lang::Probe::*field);
   const Hook& hook() const { return *hook_; }
   const Binding& binding() const { return binding_; }
   llvm::Value* context() const { return context_; }
@@ -117,6 +126,8 @@ class Firing {
   llvm::Value* event_timestamp_ = nullptr;  // stack slot: 0 until a clause reads the clock
   // Per firing.
   const lang::Probe* probe_ = nullptr;
+  std::vector<const lang::Probe*> alike_;
+  llvm::Value* alike_index_ = nullptr;
   const Hook* hook_ = nullptr;
   Binding binding_;
   llvm::BasicBlock* entry_ = nullptr;

@@ -32,6 +32,10 @@ class Hook {
   // Providers with hundreds of probes on one tracepoint split them, keeping each program within
   // the BPF back end's branch range.
   virtual std::string program_key(const lang::Probe& probe, const std::string& section) const { return section; }
+  // Whether its probes differ only in their names and ids (the same context, arguments and
+  // guard), so that probes with the same clauses can fire through one copy of them
+  // (Programs::fire_alike): `syscall:::entry` is then one clause, not one per system call.
+  virtual bool fires_alike() const { return false; }
   // An i1 the program tests before anything else when only this hook's `probes` use it: false
   // ends the program at once (events none of them wants cost one test). Null: no such test.
   virtual llvm::Value* program_filter(Lowering& l, const std::string& section,

@@ -33,6 +33,14 @@ void Ir::in_subprogram(llvm::Function* fn, const std::function<void()>& body) {
   bounded_slot_ = caller_bounded_slot;
 }
 
+llvm::GlobalVariable* Ir::rodata(llvm::Constant* init, const std::string& name) {
+  auto* global = new llvm::GlobalVariable(module_.module(), init->getType(), true, llvm::GlobalValue::InternalLinkage,
+                                          init, name);
+  global->setSection(".rodata");
+  global->setAlignment(llvm::Align(8));
+  return global;
+}
+
 llvm::BasicBlock* Ir::new_block(const std::string& name) {
   return llvm::BasicBlock::Create(module_.context(), name, function_);
 }

@@ -40,6 +40,8 @@ class Ir {
   llvm::BasicBlock* new_block(const std::string& name);
   // Emits body() under `condition` (i1), then continues after it; `name` names the blocks.
   void when(llvm::Value* condition, const std::function<void()>& body, const std::string& name = "then");
+  // A read-only global holding `init`, 8-byte aligned (the programs' .rodata map).
+  llvm::GlobalVariable* rodata(llvm::Constant* init, const std::string& name);
   // A 64-bit stack slot allocated in the entry block (so LLVM can keep it in a register).
   llvm::Value* stack_slot() { return entry_alloca(i64()); }
   // Stack space in the entry block: BPF has no stack allocation anywhere else.

@@ -216,10 +216,7 @@ void Maps::finish(uint64_t scratch_bytes) {
   scratch_->eraseFromParent();
   scratch_ = scratch;
   auto* zero_type = llvm::ArrayType::get(l_.ir.i8(), zeroes_size_);
-  auto* zeroes = new llvm::GlobalVariable(module.module(), zero_type, true, llvm::GlobalValue::InternalLinkage,
-                                          llvm::ConstantAggregateZero::get(zero_type), "zeroes");
-  zeroes->setSection(".rodata");
-  zeroes->setAlignment(llvm::Align(8));
+  auto* zeroes = l_.ir.rodata(llvm::ConstantAggregateZero::get(zero_type), "zeroes");
   zeroes_->replaceAllUsesWith(zeroes);
   zeroes_->eraseFromParent();
   zeroes_ = zeroes;

@@ -34,13 +34,16 @@ bool is_action(const lang::Stmt& stmt) {
 // Groups the probes the clauses use into sites: one BPF program each. Probes on one tracepoint
 // share its program (in the hooks' firing order); timers and on-demand probes get their own.
 std::vector<Programs::Site> Programs::plan() {
-  std::vector<Site> sites;
   for (const lang::Clause& clause : l_.program.clauses) {
     for (const lang::Probe* probe : clause.probes) {
       epids_.emplace(std::make_pair(&clause, probe), uint32_t(epids_.size()));
-      auto& clauses = clauses_by_probe_[probe];
-      clauses.push_back(&clause);
-      if (clauses.size() > 1) continue;
+      clauses_by_probe_[probe].push_back(&clause);
+    }
+  }
+  std::vector<Site> sites;
+  for (const lang::Clause& clause : l_.program.clauses) {
+    for (const lang::Probe* probe : clause.probes) {
+      if (clauses_by_probe_.at(probe).front() != &clause) continue;
       const Hook* hook = &probe->owner->hook(*probe);
       if (hook->fires_on_fault(*probe)) {
         fault_probes_.push_back(probe);
@@ -48,7 +51,7 @@ std::vector<Programs::Site> Programs::plan() {
       }
       for (const std::string& section : hook->sections(*probe)) {
         bool shared = hook->attach_kind() == abi::AttachPoint::Kind::Tracepoint;
-        std::string key = shared ? hook->program_key(*probe, section) : section + "#" + std::to_string(probe->id);
+        std::string key = shared ? program_key(*probe, *hook, section) : section + "#" + std::to_string(probe->id);
         auto site = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.key == key; });
         if (site == sites.end()) site = sites.insert(sites.end(), Site{key, section, hook, {}});
         auto group = std::find_if(site->groups.begin(), site->groups.end(),
@@ -64,6 +67,27 @@ std::vector<Programs::Site> Programs::plan() {
     });
   }
   return sites;
+}
+
+// Probes that fire alike go in programs by their clauses: each distinct list of clauses is emitted
+// once, and a program holds at most 64 of them (the BPF back end's branch range).
+std::string Programs::program_key(const lang::Probe& probe, const Hook& hook, const std::string& section) {
+  std::string key = hook.program_key(probe, section);
+  if (!hook.fires_alike()) return key;
+  auto& lists = clause_lists_[&hook];
+  size_t list = lists.emplace(clauses_by_probe_.at(&probe), lists.size()).first->second;
+  return key + "#" + std::to_string(list / 64);
+}
+
+std::vector<std::vector<const lang::Probe*>> Programs::alike_groups(const std::vector<const lang::Probe*>& probes) const {
+  std::vector<std::vector<const lang::Probe*>> groups;
+  std::map<std::vector<const lang::Clause*>, size_t> group_of;
+  for (const lang::Probe* probe : probes) {
+    auto [at, added] = group_of.emplace(clauses_by_probe_.at(probe), groups.size());
+    if (added) groups.emplace_back();
+    groups[at->second].push_back(probe);
+  }
+  return groups;
 }
 
 std::vector<abi::AttachPoint> Programs::emit_all() {
@@ -125,13 +149,20 @@ llvm::Value* Programs::on_chosen_cpu() {
   return l_.ir.b().CreateICmpEQ(l_.ir.helper(BPF_FUNC_get_smp_processor_id, {}), l_.ir.const64(cpu));
 }
 
-void Programs::fire(const lang::Probe& probe, const Binding& binding) {
+void Programs::fire(const lang::Probe& probe, const Binding& binding) { fire(probe, binding, {}, nullptr); }
+
+void Programs::fire_alike(const std::vector<const lang::Probe*>& alike, llvm::Value* index) {
+  fire(*alike.front(), {}, alike, l_.ir.bounded(index, alike.size()));
+}
+
+void Programs::fire(const lang::Probe& probe, const Binding& binding, const std::vector<const lang::Probe*>& alike,
+                    llvm::Value* index) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
   llvm::BasicBlock* done = ir.new_block("fire.done");
   // The context task is computed, when first needed, in this firing's entry block.
   llvm::BasicBlock* entry = ir.new_block("fire.entry");
-  l_.firing.begin_firing(probe, *hook_, binding, entry);
+  l_.firing.begin_firing(probe, *hook_, binding, entry, alike, index);
   b.CreateBr(entry);
   b.SetInsertPoint(entry);
   llvm::BasicBlock* body = ir.new_block("fire.body");
@@ -185,7 +216,11 @@ bool keeps_scratch(const lang::Stmt& stmt) {
 void Programs::emit_clause(const lang::Clause& clause) {
   Ir& ir = l_.ir;
   llvm::BasicBlock* next = ir.new_block("clause.next");
-  l_.records.begin_clause(l_.firing.probe(), epids_.at({&clause, &l_.firing.probe()}), next);
+  const lang::Probe& probe = l_.firing.probe();
+  // A clause fired alike for several probes records the epid of the one that fired, and each of
+  // them gets the record layout, under its own name.
+  llvm::Value* epid = l_.firing.per_probe([&](const lang::Probe& p) { return int64_t(epids_.at({&clause, &p})); });
+  l_.records.begin_clause(probe, epids_.at({&clause, &probe}), epid, next);
   l_.variables.begin_clause(clause.predicate.get());
   if (clause.predicate) {
     llvm::BasicBlock* body = ir.new_block("clause.body");
@@ -205,6 +240,8 @@ void Programs::emit_clause(const lang::Clause& clause) {
     if (!keeps_scratch(*stmt)) l_.firing.release_scratch(mark);
   }
   l_.records.end_clause(clause);
+  for (const lang::Probe* other : l_.firing.alike())
+    if (other != &probe) l_.records.share_layout(epids_.at({&clause, &probe}), epids_.at({&clause, other}), *other);
   ir.b().CreateBr(next);
   ir.b().SetInsertPoint(next);
 }

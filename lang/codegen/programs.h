@@ -22,6 +22,11 @@ class Programs {
   // Emits the clauses of `probe` here (a hook's emit() calls it, once per firing point); `binding`
   // carries the argument values of derived probes.
   void fire(const lang::Probe& probe, const Binding& binding = {});
+  // Emits the clauses of the `alike` probes once (Hook::fires_alike), for the probe alike[index]
+  // (i64, checked by the caller to be below alike.size()).
+  void fire_alike(const std::vector<const lang::Probe*>& alike, llvm::Value* index);
+  // A hook's `probes` in groups with the same clauses, in their first probe's order.
+  std::vector<std::vector<const lang::Probe*>> alike_groups(const std::vector<const lang::Probe*>& probes) const;
 
  private:
   // Probes fired from one hook within a site, in the clauses' order.
@@ -36,6 +41,9 @@ class Programs {
     std::vector<HookGroup> groups;
   };
   std::vector<Site> plan();
+  std::string program_key(const lang::Probe& probe, const Hook& hook, const std::string& section);
+  void fire(const lang::Probe& probe, const Binding& binding, const std::vector<const lang::Probe*>& alike,
+            llvm::Value* index);
   abi::AttachPoint emit_program(const Site& site, size_t index);
   // The ERROR clauses as one function the programs call on a fault.
   void emit_fault_handler(llvm::Function* handler);
@@ -47,6 +55,8 @@ class Programs {
   std::map<const lang::Probe*, std::vector<const lang::Clause*>> clauses_by_probe_;
   std::vector<const lang::Probe*> fault_probes_;  // probes that fire on faults, in clause order
   std::map<std::pair<const lang::Clause*, const lang::Probe*>, uint32_t> epids_;
+  // Per hook whose probes fire alike: its probes' distinct clause lists, numbered.
+  std::map<const Hook*, std::map<std::vector<const lang::Clause*>, size_t>> clause_lists_;
   const Hook* hook_ = nullptr;  // of the group being emitted
 };
 

@@ -18,7 +18,17 @@ uint32_t round8(uint32_t n) { return (n + 7) & ~uint32_t(7); }
 
 }  // namespace
 
-void Records::begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicBlock* leave) {
+// The layout's description of the probe whose records it lays out.
+static void describe_probe(abi::RecordLayout& layout, const lang::Probe& probe) {
+  layout.probe_id = probe.id;
+  layout.probe_provider = probe.provider;
+  layout.probe_module = probe.module;
+  layout.probe_function = probe.function;
+  layout.probe_name = probe.name;
+  layout.probe_description = probe.full_name();
+}
+
+void Records::begin_clause(const lang::Probe& probe, uint32_t epid, llvm::Value* epid_value, llvm::BasicBlock* leave) {
   if (function_ != l_.ir.function()) {
     function_ = l_.ir.function();
     fault_sites_ = 0;
@@ -26,14 +36,10 @@ void Records::begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicB
   }
   // A probe fired from several places writes the same record from each: its layout is built anew.
   epid_ = epid;
+  epid_value_ = epid_value;
   if (layouts_.size() <= epid) layouts_.resize(epid + 1);
   abi::RecordLayout layout;
-  layout.probe_id = probe.id;
-  layout.probe_provider = probe.provider;
-  layout.probe_module = probe.module;
-  layout.probe_function = probe.function;
-  layout.probe_name = probe.name;
-  layout.probe_description = probe.full_name();
+  describe_probe(layout, probe);
   if (l_.program.stamp_records) layout.size += sizeof(abi::RecordStamp);
   layouts_[epid] = std::move(layout);
   record_ = nullptr;
@@ -43,6 +49,12 @@ void Records::begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicB
   fault_exit_ = nullptr;
   discard_exit_ = nullptr;
   action_ = 0;
+}
+
+void Records::share_layout(uint32_t epid, uint32_t other, const lang::Probe& probe) {
+  if (layouts_.size() <= other) layouts_.resize(other + 1);
+  layouts_[other] = layouts_[epid];
+  describe_probe(layouts_[other], probe);
 }
 
 void Records::reserve() {
@@ -59,7 +71,7 @@ void Records::reserve() {
   b.SetInsertPoint(reserved);
   record_ = b.CreateIntToPtr(reserve_call_, ir.ptr());
   llvm::Value* cpu = ir.helper(BPF_FUNC_get_smp_processor_id, {});
-  b.CreateStore(b.getInt32(epid_), at(offsetof(abi::RecordHeader, epid)));
+  b.CreateStore(b.CreateTrunc(epid_value_, b.getInt32Ty()), at(offsetof(abi::RecordHeader, epid)));
   b.CreateStore(b.CreateTrunc(cpu, b.getInt32Ty()), at(offsetof(abi::RecordHeader, cpu)));
   b.CreateStore(b.getInt64(0), at(offsetof(abi::RecordHeader, spec)));
   if (l_.program.stamp_records) stamp();
@@ -266,7 +278,7 @@ void Records::check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value*
     store32(offsetof(abi::RecordHeader, epid), ir.const64(abi::kFaultEpid));
     store32(offsetof(abi::RecordHeader, cpu), cpu);
     b.CreateStore(ir.const64(0), ir.offset_ptr(r, offsetof(abi::RecordHeader, spec)));
-    store32(offsetof(abi::FaultRecord, clause_epid), ir.const64(epid_));
+    store32(offsetof(abi::FaultRecord, clause_epid), epid_value_);
     store32(offsetof(abi::FaultRecord, kind), ir.const64(static_cast<int64_t>(kind)));
     store32(offsetof(abi::FaultRecord, action), ir.const64(action_));
     store32(offsetof(abi::FaultRecord, site), ir.const64(site));
@@ -276,7 +288,7 @@ void Records::check_fault(llvm::Value* failed, abi::FaultKind kind, llvm::Value*
   if (calls_handler()) {
     // ERROR's arg1..arg5: the enabled probe, the action, the fault site, the DTRACEFLT_* kind and
     // the address.
-    llvm::Value* args[] = {ir.const64(0),    ir.const64(int64_t(epid_) + 1),         ir.const64(action_),
+    llvm::Value* args[] = {ir.const64(0),    b.CreateAdd(epid_value_, ir.const64(1)), ir.const64(action_),
                            ir.const64(site), ir.const64(static_cast<int64_t>(kind)), address};
     static_assert(std::size(args) == kFaultArgWords);
     for (size_t i = 0; i < std::size(args); ++i) b.CreateStore(args[i], ir.offset_ptr(fault_args(), 8 * i));

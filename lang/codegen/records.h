@@ -19,15 +19,19 @@ class Records {
   explicit Records(Lowering& lowering) : l_(lowering) {}
 
   // A clause for `probe`: the enabled probe `epid` (numbered as DTrace does, clause by clause and
-  // probe by probe). `leave` is where the clause ends.
-  void begin_clause(const lang::Probe& probe, uint32_t epid, llvm::BasicBlock* leave);
+  // probe by probe), which the records carry as `epid_value` (i64: a constant, or in a firing
+  // shared by several probes the epid of the one that fired). `leave` is where the clause ends.
+  void begin_clause(const lang::Probe& probe, uint32_t epid, llvm::Value* epid_value, llvm::BasicBlock* leave);
+  // The record layout of enabled probe `epid`, for enabled probe `other` of the same clause fired
+  // alike on `probe`.
+  void share_layout(uint32_t epid, uint32_t other, const lang::Probe& probe);
   // Reserves the record (the clause records data); a full buffer counts a drop and leaves.
   void reserve();
   // The next statement of the clause (numbered from 1 in fault reports).
   void next_action() { ++action_; }
   // Submits the record, refusing a record the buffer could never hold.
   void end_clause(const lang::Clause& clause);
-  uint32_t epid() const { return epid_; }
+  llvm::Value* epid() const { return epid_value_; }
 
   // Fields: an integer, text (a D string, a kernel char array or a char pointer), or the value of
   // an expression (kernel text goes into the record straight from the kernel).
@@ -67,6 +71,7 @@ class Records {
   Lowering& l_;
   std::vector<abi::RecordLayout> layouts_;
   uint32_t epid_ = 0;
+  llvm::Value* epid_value_ = nullptr;
   uint32_t action_ = 0;
   // Whether faults here call the handler (not in the handler itself).
   bool calls_handler() const;

@@ -12,13 +12,8 @@ Value Strings::literal(const std::string& text) {
   uint64_t capacity = text.size() + 1;
   std::string padded = text;
   padded.resize((capacity + 7) & ~uint64_t(7), '\0');
-  BpfModule& module = l_.ir.module();
-  auto* init = llvm::ConstantDataArray::getString(module.context(), padded, false);
-  auto* global = new llvm::GlobalVariable(module.module(), init->getType(), true, llvm::GlobalValue::InternalLinkage,
-                                          init, "str");
-  global->setSection(".rodata");
-  global->setAlignment(llvm::Align(8));
-  return {global, l_.program.types->string_type(), capacity};
+  auto* init = llvm::ConstantDataArray::getString(l_.ir.module().context(), padded, false);
+  return {l_.ir.rodata(init, "str"), l_.program.types->string_type(), capacity};
 }
 
 Value Strings::from_kernel(llvm::Value* address, uint64_t capacity) {

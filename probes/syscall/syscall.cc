@@ -9,10 +9,11 @@
 // kernel's BTF has its implementation, __x64_sys_<name> or, for calls without arguments,
 // __do_sys_<name>. Calls newer than the build's headers are not listed.
 // How they fire: one program on raw_syscalls' sys_enter (tp_btf: no tracefs needed), one on
-// sys_exit, each switching on the call's number to the clauses of the calls the script names
-// (per-call tracepoints, syscalls:sys_enter_<name>, need tracefs to attach); a script naming
-// calls from many blocks of 64 numbers gets one program per block. Calls made by 32-bit (compat)
-// tasks have other numbers and are not traced.
+// sys_exit (per-call tracepoints, syscalls:sys_enter_<name>, need tracefs to attach). A call with
+// clauses of its own is a case of a switch on the call's number; calls that share their clauses
+// (`syscall:::entry`) find their index in a table by number and run one copy of the clauses, which
+// read the call's name from a table by that index. Calls made by 32-bit (compat) tasks have other
+// numbers and are not traced.
 #include <linux/btf.h>
 
 #include <algorithm>
@@ -39,7 +40,6 @@ constexpr const char* kExit = "tp_btf/sys_exit";    // (struct pt_regs *regs, lo
 constexpr uint64_t kCompat = 0x0002;                // TS_COMPAT in thread_info.status: a 32-bit call
 constexpr int64_t kMaxErrno = 4095;                 // returns in [-4095, -1] are errors
 constexpr const char* kValue = "int64_t";
-constexpr int kCallsPerProgram = 64;
 
 struct SyscallNumber {
   const char* name;
@@ -60,32 +60,26 @@ class SyscallHook : public codegen::Hook {
   SyscallHook(bool entry, const std::map<std::string, int>& numbers) : entry_(entry), numbers_(numbers) {}
 
   std::vector<std::string> sections(const lang::Probe&) const override { return {entry_ ? kEnter : kExit}; }
-  // Calls in blocks of kCallsPerProgram numbers: `syscall:::entry` with a clause per call would
-  // not fit one program.
-  std::string program_key(const lang::Probe& probe, const std::string& section) const override {
-    return section + "#" + std::to_string(numbers_.at(probe.function) / kCallsPerProgram);
-  }
+  bool fires_alike() const override { return true; }
 
-  // Every system call runs the program: one whose calls are not asked for leaves at the first
-  // test (the program's only call, or its block of numbers).
+  // Every system call runs the program: one for a single call leaves at the first test.
   llvm::Value* program_filter(Lowering& l, const std::string&,
                               const std::vector<const lang::Probe*>& probes) const override {
-    auto& b = l.ir.b();
-    int first = numbers_.at(probes.front()->function);
-    if (probes.size() == 1) return b.CreateICmpEQ(number(l), l.ir.const64(first));
-    llvm::Value* block = b.CreateUDiv(number(l), l.ir.const64(kCallsPerProgram));
-    return b.CreateICmpEQ(block, l.ir.const64(first / kCallsPerProgram));
+    if (probes.size() != 1) return nullptr;
+    return l.ir.b().CreateICmpEQ(number(l), l.ir.const64(numbers_.at(probes.front()->function)));
   }
 
-  // Then one switch on the number to the clauses of each call.
   void emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const override {
     auto& b = l.ir.b();
     llvm::Value* status = l.exprs.kernel_field(Hook::context_task(l), "task_struct", {"thread_info", "status"});
     llvm::Value* native = b.CreateICmpEQ(b.CreateAnd(status, l.ir.const64(kCompat)), l.ir.const64(0));
     l.ir.when(native, [&] {
+      std::vector<std::vector<const lang::Probe*>> groups = l.programs.alike_groups(probes);
       llvm::BasicBlock* done = l.ir.new_block("syscall.done");
-      llvm::SwitchInst* calls = b.CreateSwitch(number(l), done, unsigned(probes.size()));
-      for (const lang::Probe* probe : probes) {
+      llvm::SwitchInst* calls = b.CreateSwitch(number(l), done);
+      for (const auto& group : groups) {
+        if (group.size() != 1) continue;
+        const lang::Probe* probe = group.front();
         llvm::BasicBlock* call = l.ir.new_block("syscall." + probe->function);
         calls->addCase(b.getInt64(numbers_.at(probe->function)), call);
         b.SetInsertPoint(call);
@@ -93,6 +87,8 @@ class SyscallHook : public codegen::Hook {
         b.CreateBr(done);
       }
       b.SetInsertPoint(done);
+      for (const auto& group : groups)
+        if (group.size() > 1) fire_alike(l, group);
     });
   }
 
@@ -113,6 +109,24 @@ class SyscallHook : public codegen::Hook {
   }
 
  private:
+  // Calls that share their clauses: a table by number holds each one's index in `alike`, plus
+  // one (0: not one of them).
+  void fire_alike(Lowering& l, const std::vector<const lang::Probe*>& alike) const {
+    auto& b = l.ir.b();
+    int highest = 0;
+    for (const lang::Probe* probe : alike) highest = std::max(highest, numbers_.at(probe->function));
+    std::vector<uint16_t> places(size_t(highest) + 1, 0);
+    for (size_t i = 0; i < alike.size(); ++i) places[size_t(numbers_.at(alike[i]->function))] = uint16_t(i + 1);
+    llvm::Value* call = number(l);
+    l.ir.when(b.CreateICmpULE(call, l.ir.const64(highest)), [&] {
+      auto* table = l.ir.rodata(llvm::ConstantDataArray::get(l.ir.module().context(), places), "syscall_places");
+      llvm::Value* at = b.CreateGEP(b.getInt16Ty(), table, l.ir.bounded(call, places.size()));
+      llvm::Value* place = b.CreateZExt(b.CreateLoad(b.getInt16Ty(), at), l.ir.i64());
+      l.ir.when(b.CreateICmpNE(place, l.ir.const64(0)),
+                [&] { l.programs.fire_alike(alike, b.CreateSub(place, l.ir.const64(1))); });
+    });
+  }
+
   // The call's number: sys_enter passes it, sys_exit leaves it in the registers' orig_ax.
   llvm::Value* number(Lowering& l) const {
     if (entry_) return tracepoint_arg(l, 1);

@@ -5,15 +5,15 @@
 
 #include <string>
 
-struct ring_buffer;
-
 namespace dsched {
+
+class RingReader;
 
 class LoopCompanion {
  public:
   virtual ~LoopCompanion() = default;
   // Adds its ring buffers to `ring`, once the script is loaded; false with `error` set on failure.
-  virtual bool join(ring_buffer* ring, std::string& error) = 0;
+  virtual bool join(RingReader& ring, std::string& error) = 0;
   // Asked after each wait of the loop; false ends the run (its duration is over, it failed).
   virtual bool keep_running() = 0;
 };

@@ -64,29 +64,27 @@ std::unique_ptr<Recorder> Recorder::start(const RecorderConfig& config, RecordHa
     error = "cannot attach to the scheduler tracepoints: " + errno_text(err);
     return nullptr;
   }
-  recorder->buffer_ = ring_buffer__new(bpf_map__fd(skeleton->maps.events), deliver, &recorder->handler_, nullptr);
-  if (!recorder->buffer_) {
-    error = "cannot read the timeline's ring buffer: " + errno_text(errno);
+  if (int err = recorder->buffer_.add(bpf_map__fd(skeleton->maps.events), deliver, &recorder->handler_)) {
+    error = "cannot read the timeline's ring buffer: " + errno_text(err);
     return nullptr;
   }
   return recorder;
 }
 
 Recorder::~Recorder() {
-  if (buffer_) ring_buffer__free(buffer_);
   timeline_bpf::destroy(skeleton_);
 }
 
 bool Recorder::poll(int timeout_ms) {
-  int polled = ring_buffer__poll(buffer_, timeout_ms);
+  int polled = buffer_.poll(timeout_ms);
   if (polled < 0 && polled != -EINTR) return false;
   // Records below the wake-up mark do not wake the reader: take them now.
-  int consumed = ring_buffer__consume(buffer_);
+  int consumed = buffer_.consume();
   return consumed >= 0 || consumed == -EINTR;
 }
 
-bool Recorder::join(ring_buffer* ring, std::string& error) {
-  if (int err = ring_buffer__add(ring, bpf_map__fd(skeleton_->maps.events), deliver, &handler_)) {
+bool Recorder::join(RingReader& ring, std::string& error) {
+  if (int err = ring.add(bpf_map__fd(skeleton_->maps.events), deliver, &handler_)) {
     error = "cannot read the timeline's ring buffer: " + errno_text(err);
     return false;
   }
@@ -95,7 +93,7 @@ bool Recorder::join(ring_buffer* ring, std::string& error) {
 
 void Recorder::stop() {
   timeline_bpf::detach(skeleton_);
-  ring_buffer__consume(buffer_);
+  buffer_.consume();
 }
 
 std::vector<uint64_t> Recorder::lost_per_cpu() const {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "runtime/support/ring_reader.h"
 #include "runtime/timeline/bpf/timeline_records.h"
 
 struct timeline_bpf;
-struct ring_buffer;
 
 namespace dsched::timeline {
 
@@ -39,7 +39,7 @@ class Recorder {
   // waiting record. Returns false when reading failed (other than by a signal).
   bool poll(int timeout_ms);
   // Adds the ring buffer to another reader's `ring`, whose waits and reads then serve it too.
-  bool join(ring_buffer* ring, std::string& error);
+  bool join(RingReader& ring, std::string& error);
   // Detaches every program, so no event is recorded after this, then reads what is left.
   void stop();
   // Events dropped because the ring buffer was full, per CPU (index = CPU).
@@ -48,7 +48,7 @@ class Recorder {
  private:
   Recorder(timeline_bpf* skeleton, RecordHandler handler);
   timeline_bpf* skeleton_;
-  ring_buffer* buffer_ = nullptr;
+  RingReader buffer_;
   RecordHandler handler_;
 };
 

@@ -85,7 +85,7 @@ bool Recording::poll(int timeout_ms) {
   return read_ok_;
 }
 
-bool Recording::join(ring_buffer* ring, std::string& error) {
+bool Recording::join(RingReader& ring, std::string& error) {
   if (!recorder_->join(ring, error)) return false;
   joined_ = true;
   return true;

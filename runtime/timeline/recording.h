@@ -29,7 +29,7 @@ class Recording : public LoopCompanion {
   bool poll(int timeout_ms);
   // LoopCompanion: the recorder's ring buffer joins the script's; the run ends with -d's
   // duration or when the trace cannot be written.
-  bool join(ring_buffer* ring, std::string& error) override;
+  bool join(RingReader& ring, std::string& error) override;
   bool keep_running() override;
 
   bool joined() const { return joined_; }

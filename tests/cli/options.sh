@@ -6,7 +6,8 @@
 # #pragma D option prints each CPU's value after the total, and JSON holds them under per-cpu;
 # sizes below what DTrace takes (strsize under 2, a bufsize or aggsize that cannot hold one record
 # or entry) refused with the option and the value named; ftruncate() empties the -o file so far,
-# freopen() sends what follows to another file and freopen("") back, and needs -w.
+# freopen() sends what follows to another file and freopen("") back, and needs -w; records that
+# run past the end of a small trace buffer print whole.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -95,5 +96,20 @@ out=$("$dsched" -qw -n "BEGIN { printf(\"one\\n\"); freopen(\"$dir/%s.out\", \"r
 [ "$(cat "$dir/reopened.out" 2>/dev/null)" = two ] || fail "freopen(): the file holds: $(cat "$dir/reopened.out" 2>/dev/null)"
 err=$("$dsched" -q -e -n 'BEGIN { freopen("/tmp/x"); }' 2>&1 >/dev/null)
 grep -q 'destructive' <<<"$err" || fail "freopen() without -w: $err"
+
+# A 16 KB buffer wraps over and over under 3000 records of 270 bytes: the records that run past its
+# end come out whole and in order. A reader late enough to fill it drops records and says so.
+cat >"$dir/wrap.d" <<'EOF'
+int i;
+tick-4000hz /i < 3000/ { printf("%d %s\n", i, substr("abcdefghijklmnopqrstuvwxyz", i % 26)); i++; }
+tick-4000hz /i == 3000/ { exit(0); }
+EOF
+out=$("$dsched" -q -x bufsize=16k -s "$dir/wrap.d" 2>&1)
+bad=$(awk -v letters=abcdefghijklmnopqrstuvwxyz '
+  /drops? on CPU/ { dropped = 1; next }
+  $1 !~ /^[0-9]+$/ || $1 <= last && NR > 1 || $2 != substr(letters, $1 % 26 + 1) { print "line " NR ": " $0; exit }
+  { last = $1; n++ }
+  END { if (!dropped && n != 3000) print n " records of 3000, and no drops reported" }' <<<"$out")
+[ -z "$bad" ] || fail "bufsize=16k, 3000 records: $bad"
 
 finish

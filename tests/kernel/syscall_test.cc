@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <functional>
+#include <sstream>
 
 #include "aggregation_text.h"
 #include "traced_window.h"
@@ -95,6 +96,55 @@ TEST_CASE("syscall:::entry fires for every call with probefunc its name; entry a
   CHECK(leftover_programs().empty());
 }
 
+// The calls of one clause fire through one copy of it, which must still tell the calls apart.
+TEST_CASE("a clause on several calls: each firing has its own call's name, id and epid, in records and faults") {
+  TracedWindow window({"-n",
+                       "syscall::getppid:entry,syscall::getpid:entry /execname == \"dsched-alike\"/"
+                       " { printf(\"fired %s %s %d %d\", probefunc, probename, id, epid); }"
+                       " syscall::getppid:entry,syscall::getpid:entry /execname == \"dsched-alike\"/ { trace(*(int *)8); }"
+                       " ERROR { printf(\"error %d\", arg1); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-alike", [] {
+    syscall(SYS_getpid);
+    syscall(SYS_getppid);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  // The id `dsched -l` lists for the call's entry.
+  auto id = [](const std::string& call) {
+    std::istringstream lines(run_dsched({"-l", "-n", "syscall::" + call + ":entry"}).out);
+    std::string heading, listed;
+    std::getline(lines, heading);
+    lines >> listed;
+    return listed;
+  };
+  // Lines led by the default CPU, ID and FUNCTION:NAME columns, then `word`: the ID, the
+  // FUNCTION:NAME and what follows the word.
+  auto lines_of = [&](const std::string& word) {
+    std::vector<std::vector<std::string>> found;
+    for (auto& fields : parse_rows(run.out)) {
+      if (fields.size() < 4 || fields[3] != word) continue;
+      fields.erase(fields.begin() + 3);
+      fields.erase(fields.begin());
+      found.push_back(fields);
+    }
+    return found;
+  };
+  using Rows = std::vector<std::vector<std::string>>;
+  // Enabled probes count clause by clause, probe by probe in id order: getpid 1, getppid 2, then
+  // 3 and 4 in the second clause, ERROR 5.
+  CHECK(lines_of("fired") == Rows{{id("getpid"), "getpid:entry", "getpid", "entry", id("getpid"), "1"},
+                                  {id("getppid"), "getppid:entry", "getppid", "entry", id("getppid"), "2"}});
+  Rows errors = lines_of("error");  // ERROR's arg1: the enabled probe that faulted
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0] == Rows::value_type{errors[0].at(0), ":ERROR", "3"});
+  CHECK(errors[1] == Rows::value_type{errors[0].at(0), ":ERROR", "4"});
+  CHECK(run.err.find("enabled probe ID 3 (ID " + id("getpid") + ": syscall:vmlinux:getpid:entry)") != std::string::npos);
+  CHECK(run.err.find("enabled probe ID 4 (ID " + id("getppid") + ": syscall:vmlinux:getppid:entry)") != std::string::npos);
+  CHECK(leftover_programs().empty());
+}
+
 TEST_CASE("-l -P syscall lists an entry and a return for each call") {
   RunResult run = run_dsched({"-l", "-P", "syscall"});
   REQUIRE(run.status == 0);
@@ -111,10 +161,10 @@ TEST_CASE("-l -P syscall lists an entry and a return for each call") {
   CHECK(entries == returns);
 }
 
-TEST_CASE("fds[] names a descriptor's file, path, file system, offset and flags; a closed one reads <none>") {
+TEST_CASE("fds[] names a descriptor's file, path, file system, mount, offset and flags; a closed one reads <none>") {
   TracedWindow window({"-qn",
-                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%d|%d\\n\", arg0,"
-                       " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs,"
+                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%s|%d|%d\\n\", arg0,"
+                       " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs, fds[arg0].fi_mount,"
                        " fds[arg0].fi_offset, fds[arg0].fi_oflags & 3); }"
                        " syscall::write:entry /execname == \"dsched-fds\" && arg0 == 40/ { printf(\"dirs %s|%s\\n\", cwd, root); }"});
   REQUIRE(window.is_open());
@@ -139,14 +189,14 @@ TEST_CASE("fds[] names a descriptor's file, path, file system, offset and flags;
   std::vector<std::string> lines;
   for (size_t at = 0; (at = run.out.find("file ", at)) != std::string::npos; ++at)
     lines.push_back(run.out.substr(at, run.out.find('\n', at) - at));
-  const std::string file = "file 40|file|" + path + "|" + dir + "|tmpfs|";
+  const std::string file = "file 40|file|" + path + "|" + dir + "|tmpfs|/dev/shm|";
   REQUIRE(lines.size() == 4);
   CHECK(lines[0] == file + "0|1");
   CHECK(lines[1] == file + "5|1");
-  CHECK(lines[2] == "file 41|<none>|<none>|<none>|<none>|-1|0");
-  // A pipe is named as the kernel names it: pipe:[inode].
+  CHECK(lines[2] == "file 41|<none>|<none>|<none>|<none>|<none>|-1|0");
+  // A pipe is named as the kernel names it: pipe:[inode], on the root of no mounted tree.
   CHECK(lines[3].starts_with("file 42||pipe:["));
-  CHECK(lines[3].ends_with("]|.|pipefs|0|1"));
+  CHECK(lines[3].ends_with("]|.|pipefs|/|0|1"));
   using Rows = std::vector<std::vector<std::string>>;
   CHECK(rows_tagged(run.out, "dirs") == Rows{{std::string(dir) + "|/"}, {std::string(dir) + "|/"}});
   CHECK(leftover_programs().empty());

@@ -123,6 +123,8 @@ const Case kCases[] = {
      "cleanpath() argument must be a string, not int"},
     {"d_path", "BEGIN { x = d_path(&curthread->fs->pwd); }", "BEGIN { x = d_path(curthread); }",
      "d_path() argument #1 is incompatible with prototype: expected struct path *"},
+    {"__mount_point", "BEGIN { x = __mount_point(&curthread->fs->pwd); }", "BEGIN { x = __mount_point(1); }",
+     "__mount_point() argument #1 is incompatible with prototype: expected struct path *"},
     {"__psargs", "BEGIN { x = __psargs(curthread); }", "BEGIN { x = __psargs(1); }",
      "__psargs() argument #1 is incompatible with prototype: expected struct task_struct *"},
     {"htons", "BEGIN { x = htons(1); }", "BEGIN { x = htons(\"1\"); }", "htons(): the value must be an integer, not string"},

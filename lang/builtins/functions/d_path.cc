@@ -1,9 +1,10 @@
-// d_path(struct path *), and the variables cwd and root built on it: the path name of a file as the
-// kernel would print it ("/tmp/a.txt"), the subroutine DTrace on Linux offers. The kernel's own
-// d_path() may not be called from tracepoint programs, so the name is rebuilt from the dentries: up
-// the d_parent chain to the root of each mount, across to the mount point on the parent mount, until
-// the mount that is its own parent. A file on no mounted tree (a pipe, a socket, an anonymous inode)
-// is named as the kernel names it. A name longer than strsize is cut, as DTrace cuts any string.
+// d_path(struct path *), and what is built on it: the variables cwd and root, and __mount_point()
+// (fds[].fi_mount). d_path gives the path name of a file as the kernel would print it
+// ("/tmp/a.txt"), the subroutine DTrace on Linux offers. The kernel's own d_path() may not be
+// called from tracepoint programs, so the name is rebuilt from the dentries: up the d_parent chain
+// to the root of each mount, across to the mount point on the parent mount, until the mount that is
+// its own parent. A file on no mounted tree (a pipe, a socket, an anonymous inode) is named as the
+// kernel names it. A name longer than strsize is cut, as DTrace cuts any string.
 #include <linux/bpf.h>
 
 #include "lang/builtins/support.h"
@@ -81,11 +82,8 @@ void name_detached(Lowering& l, const Offsets& o, llvm::Value* dentry, llvm::Val
   });
 }
 
-// The name of the struct path at `path` (a kernel address).
-Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
-  codegen::Ir& ir = l.ir;
-  auto& b = ir.b();
-  Offsets o{kernel_member_offset(l, "path", {"mnt"}, where),
+Offsets offsets(Lowering& l, SourceRange where) {
+  return {kernel_member_offset(l, "path", {"mnt"}, where),
             kernel_member_offset(l, "path", {"dentry"}, where),
             kernel_member_offset(l, "dentry", {"d_parent"}, where),
             kernel_member_offset(l, "dentry", {"d_name", "name"}, where),
@@ -97,10 +95,17 @@ Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
             kernel_member_offset(l, "mount", {"mnt_mountpoint"}, where),
             kernel_member_offset(l, "mount", {"mnt"}, where),
             kernel_member_offset(l, "vfsmount", {"mnt_root"}, where)};
-  const Type* word_type = l.program.types->integer(8, false);
-  llvm::Value* vfsmount = l.exprs.read_kernel(b.CreateAdd(path, ir.const64(o.path_mnt)), 8, word_type);
-  llvm::Value* dentry = l.exprs.read_kernel(b.CreateAdd(path, ir.const64(o.path_dentry)), 8, word_type);
+}
 
+// The kernel word at `address`, read with a fault check.
+llvm::Value* kernel_word(Lowering& l, llvm::Value* address, int64_t offset) {
+  return l.exprs.read_kernel(l.ir.b().CreateAdd(address, l.ir.const64(offset)), 8, l.program.types->integer(8, false));
+}
+
+// The path name of `dentry` on mount `vfsmount` (kernel addresses).
+Value name_of(Lowering& l, const Offsets& o, llvm::Value* vfsmount, llvm::Value* dentry) {
+  codegen::Ir& ir = l.ir;
+  auto& b = ir.b();
   uint64_t n = l.program.options.strsize();
   // The walk's state lives in scratch, not on the stack: the verifier follows a
   // stack value through every iteration of a bpf_loop() callback, and a count
@@ -204,9 +209,17 @@ Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
   return {out, l.program.types->string_type(), n};
 }
 
+// The name of the struct path at `path` (a kernel address).
+Value path_name(Lowering& l, llvm::Value* path, SourceRange where) {
+  Offsets o = offsets(l, where);
+  return name_of(l, o, kernel_word(l, path, o.path_mnt), kernel_word(l, path, o.path_dentry));
+}
+
+// d_path(struct path *), and __mount_point(struct path *), where the file's file system is mounted
+// (fds[].fi_mount): the name of its mount's root.
 class DPath : public Subroutine {
  public:
-  DPath() : Subroutine("d_path", {1, 1}) {}
+  DPath(std::string_view name, bool mount_point) : Subroutine(name, {1, 1}), mount_point_(mount_point) {}
 
   void check(Checker& c, ExprPtr& call) const override {
     check_kernel_pointer_arg(c, *call, 0, "path");
@@ -214,8 +227,15 @@ class DPath : public Subroutine {
   }
 
   Value lower(Lowering& l, const Expr& call) const override {
-    return path_name(l, l.exprs.eval_int(*call.operand(0)), call.loc);
+    llvm::Value* path = l.exprs.eval_int(*call.operand(0));
+    if (!mount_point_) return path_name(l, path, call.loc);
+    Offsets o = offsets(l, call.loc);
+    llvm::Value* vfsmount = kernel_word(l, path, o.path_mnt);
+    return name_of(l, o, vfsmount, kernel_word(l, vfsmount, o.vfsmount_root));
   }
+
+ private:
+  bool mount_point_;
 };
 
 // cwd and root: the current process's working and root directories.
@@ -232,7 +252,8 @@ class TaskDirectory : public NamedVariable {
   const char* member_;
 };
 
-const Registered<DPath> d_path_function;
+const Registered<DPath> d_path_function("d_path", false);
+const Registered<DPath> mount_point_function("__mount_point", true);
 const Registered<TaskDirectory> cwd_variable("cwd", "pwd");
 const Registered<TaskDirectory> root_variable("root", "root");
 

@@ -1,11 +1,11 @@
-// The probe that fired: probeprov, probemod, probefunc, probename (constants of each program),
+// The probe that fired: probeprov, probemod, probefunc, probename (constants, or read by the index
+// of the probe that fired when its clause fires alike for several),
 // id (the probe's id), epid (the enabled probe: this clause for this probe), and arg0..arg9 (the
 // probe's arguments as 64-bit integers, as its provider defines them).
 #include "lang/builtins/support.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
-#include "lang/codegen/strings.h"
 
 namespace dsched::lang {
 namespace {
@@ -16,7 +16,7 @@ using codegen::Value;
 class ProbeName : public NamedVariable {
  public:
   ProbeName(std::string_view name, std::string Probe::*field) : NamedVariable(name, "string"), field_(field) {}
-  Value lower(Lowering& l, const Expr&) const override { return l.strings.literal(l.firing.probe().*field_); }
+  Value lower(Lowering& l, const Expr&) const override { return l.firing.per_probe(field_); }
 
  private:
   std::string Probe::*field_;
@@ -25,14 +25,18 @@ class ProbeName : public NamedVariable {
 class ProbeId : public NamedVariable {
  public:
   ProbeId() : NamedVariable("id", "uint32_t") {}
-  Value lower(Lowering& l, const Expr& use) const override { return {l.ir.const64(l.firing.probe().id), use.type}; }
+  Value lower(Lowering& l, const Expr& use) const override {
+    return {l.firing.per_probe([](const Probe& probe) { return int64_t(probe.id); }), use.type};
+  }
 };
 
 // Enabled probe ids count from 1, as in DTrace's error messages.
 class EnabledProbeId : public NamedVariable {
  public:
   EnabledProbeId() : NamedVariable("epid", "uint32_t") {}
-  Value lower(Lowering& l, const Expr& use) const override { return {l.ir.const64(l.records.epid() + 1), use.type}; }
+  Value lower(Lowering& l, const Expr& use) const override {
+    return {l.ir.b().CreateAdd(l.records.epid(), l.ir.const64(1)), use.type};
+  }
 };
 
 class Arg : public BuiltinVariable {
