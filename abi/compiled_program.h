@@ -28,6 +28,9 @@ struct AttachPoint {
   bool every_cpu = false;  // perf timers: on every CPU, or only on `cpu`
   int cpu = 0;
   Phase phase = Phase::Begin;
+  // tp_btf programs: the kernel's BTF id of the tracepoint (its btf_trace_<name> typedef), so that
+  // loading needs not read the kernel's BTF again; 0: not known, libbpf looks it up.
+  uint32_t btf_id = 0;
   // Uprobes.
   std::string binary;
   uint64_t offset = 0;

@@ -5,10 +5,14 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <string_view>
 #include <thread>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -45,6 +49,64 @@ struct UprobeMultiAttr {
 constexpr size_t kDetachThreads = 64;
 constexpr size_t kLinksPerDetachThread = 4;
 
+constexpr std::string_view kBtfTracepoint = "tp_btf/";
+
+bool is_btf_tracepoint(const bpf_program* program) {
+  return std::string_view(bpf_program__section_name(program)).starts_with(kBtfTracepoint);
+}
+
+// tp_btf programs load with the tracepoint's BTF id that the compiler found. libbpf would read and
+// index the kernel's whole BTF again to find it (5-30 ms and several MB of memory), as it does for
+// any object with a BPF_PROG_TYPE_TRACING program in it. So while dsched opens and loads its
+// object, the tp_btf section is handled here: its programs open as raw tracepoints, which need no
+// kernel BTF, and become tracing programs with their id just before the kernel sees them. The
+// handler is gone once the object is loaded, so LoadedObject::attach() attaches them itself.
+class TracepointIds {
+ public:
+  explicit TracepointIds(const std::vector<abi::AttachPoint>& points) {
+    for (const abi::AttachPoint& point : points)
+      if (point.btf_id) ids_[point.program] = point.btf_id;
+    LIBBPF_OPTS(libbpf_prog_handler_opts, options, .prog_prepare_load_fn = prepare);
+    current_ = this;
+    handler_ = libbpf_register_prog_handler("tp_btf+", BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_TRACE_RAW_TP, &options);
+  }
+  ~TracepointIds() {
+    if (handler_ > 0) libbpf_unregister_prog_handler(handler_);
+    current_ = nullptr;
+    btf__free(kernel_btf_);
+  }
+  TracepointIds(const TracepointIds&) = delete;
+  TracepointIds& operator=(const TracepointIds&) = delete;
+
+ private:
+  static int prepare(bpf_program* program, bpf_prog_load_opts* options, long) {
+    uint32_t id = current_->id_of(program);
+    if (id == 0) return -ESRCH;
+    bpf_program__set_type(program, BPF_PROG_TYPE_TRACING);
+    bpf_program__set_expected_attach_type(program, BPF_TRACE_RAW_TP);
+    options->expected_attach_type = BPF_TRACE_RAW_TP;
+    options->attach_btf_id = id;
+    return 0;
+  }
+
+  // The compiler's id, or (a program it did not give one) the kernel's BTF read here after all.
+  uint32_t id_of(const bpf_program* program) {
+    auto known = ids_.find(bpf_program__name(program));
+    if (known != ids_.end()) return known->second;
+    if (!kernel_btf_) kernel_btf_ = btf__load_vmlinux_btf();
+    if (libbpf_get_error(kernel_btf_)) return 0;
+    std::string type = "btf_trace_" + std::string(bpf_program__section_name(program) + kBtfTracepoint.size());
+    int id = btf__find_by_name_kind(kernel_btf_, type.c_str(), BTF_KIND_TYPEDEF);
+    return id > 0 ? uint32_t(id) : 0;
+  }
+
+  static TracepointIds* current_;
+  std::map<std::string, uint32_t> ids_;
+  btf* kernel_btf_ = nullptr;
+  int handler_ = 0;
+};
+TracepointIds* TracepointIds::current_ = nullptr;
+
 }  // namespace
 
 LoadedObject::LoadedObject(bpf_object* object, std::vector<abi::AttachPoint> points)
@@ -67,6 +129,7 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::vector<char>& elf,
   // buffers halved so far.
   do {
     if (object) bpf_object__close(object);
+    TracepointIds tracepoint_ids(points);
     object = bpf_object__open_mem(elf.data(), elf.size(), &options);
     if (!object) {
       error = "cannot open the compiled program: " + errno_text(errno);
@@ -142,7 +205,9 @@ bool LoadedObject::attach(std::string& error) {
         continue;
       }
     }
-    bpf_link* link = !program || point.kind == abi::AttachPoint::Kind::Uprobe ? nullptr : bpf_program__attach(program);
+    bpf_link* link = !program || point.kind == abi::AttachPoint::Kind::Uprobe ? nullptr
+                     : is_btf_tracepoint(program)                            ? bpf_program__attach_trace(program)
+                                                                             : bpf_program__attach(program);
     if (!link) {
       error = "failed to enable probe " + point.clause + ": " + errno_text(errno);
       detach();

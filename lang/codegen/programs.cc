@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
 
 #include "lang/builtins/builtin.h"
+#include "lang/btf_types.h"
 #include "lang/codegen/aggregations.h"
 #include "lang/codegen/codegen.h"
 #include "lang/codegen/exprs.h"
@@ -134,6 +136,12 @@ abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
   point.every_cpu = site.hook->every_cpu(first);
   point.phase = site.hook->phase(first);
   site.hook->place(first, point);
+  constexpr std::string_view kBtfTracepoint = "tp_btf/";
+  if (site.section.starts_with(kBtfTracepoint)) {
+    std::string unreadable;
+    if (const lang::BtfTypes* btf = l_.program.types->btf(&unreadable))
+      point.btf_id = btf->find("btf_trace_" + site.section.substr(kBtfTracepoint.size()), BTF_KIND_TYPEDEF);
+  }
   int64_t cpu = l_.program.options.number("cpu");
   if (cpu >= 0) {
     point.every_cpu = false;
