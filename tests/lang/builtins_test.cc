@@ -118,6 +118,7 @@ const Case kCases[] = {
     {"rindex", "BEGIN { x = rindex(execname, \"s\", -1); }", "BEGIN { x = rindex(execname, \"s\", \"2\"); }",
      "rindex(): the start index must be an integer, not string"},
     {"toupper", "BEGIN { x = toupper(execname); }", "BEGIN { x = toupper(1); }", "toupper() argument must be a string, not int"},
+    {"strtoll", "BEGIN { x = strtoll(execname, 16); }", "BEGIN { x = strtoll(1); }", "strtoll() argument must be a string, not int"},
     {"tolower", "BEGIN { x = tolower(\"A\"); }", "BEGIN { x = tolower(\"A\", 1); }", "tolower() takes 1 argument, not 2"},
     {"cleanpath", "BEGIN { x = cleanpath(\"/a/../b\"); }", "BEGIN { x = cleanpath(1); }",
      "cleanpath() argument must be a string, not int"},

@@ -7,9 +7,12 @@
 //   index(s, t [, start])      the first index of t in s from start on, or -1
 //   rindex(s, t [, start])     the last index of t in s at or before start, or -1
 //   toupper(s), tolower(s)     s with its ASCII letters in upper (lower) case
+//   strtoll(s [, base])        the integer s starts with, in base 2 to 36 (10 by default)
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
+#include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
+#include "lang/codegen/records.h"
 #include "lang/codegen/strings.h"
 
 namespace dsched::lang {
@@ -246,6 +249,98 @@ class ChangeCase : public StringFunction {
   char from_, to_;
 };
 
+// strtoll() reads as DTrace does: white space, a sign, "0x" or "0X" before a hex digit when the
+// base is 16, then digits up to the first that is not one in the base; the value wraps on
+// overflow. A base outside 2 to 36 is an illegal-operation fault.
+class Strtoll : public StringFunction {
+ public:
+  Strtoll() : StringFunction("strtoll", {1, 2}, "si", {"the base"}) {}
+  const Type* result_type(Checker& c, SourceRange) const override { return c.types().integer(8, true); }
+
+  Value lower(Lowering& l, const Expr& call) const override {
+    codegen::Ir& ir = l.ir;
+    auto& b = ir.b();
+    Value s = text_arg(l, call, 0);
+    llvm::Value* base = call.operands.size() > 1 ? l.exprs.eval_int(*call.operand(1)) : ir.const64(10);
+    l.records.check_fault(b.CreateOr(b.CreateICmpSLT(base, ir.const64(2)), b.CreateICmpSGT(base, ir.const64(36))),
+                          abi::FaultKind::IllegalOperation);
+    // The scan's state is in scratch (the verifier would follow a growing value on the stack
+    // through every iteration): where the scan is, the value, the sign, the base.
+    enum Word : uint64_t { kPhase, kValue, kNegative, kBase, kSkip, kWords };
+    enum Phase : int64_t { kSpace, kSign, kPrefix, kDigits };
+    llvm::Type* i64 = ir.i64();
+    llvm::Value* words = l.firing.scratch(kWords * 8);
+    auto word = [&](llvm::Value* base_ptr, Word w) { return ir.offset_ptr(base_ptr, w * 8); };
+    for (Word w : {kPhase, kValue, kNegative, kSkip}) b.CreateStore(ir.const64(0), word(words, w));
+    b.CreateStore(base, word(words, kBase));
+    auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr()});
+    llvm::Value* context = ir.entry_alloca(type);
+    b.CreateLifetimeStart(context);
+    b.CreateStore(words, b.CreateStructGEP(type, context, 0));
+    b.CreateStore(s.v, b.CreateStructGEP(type, context, 1));
+    l.strings.callback_loop(s.capacity, context, "strtoll", [&](llvm::Value* i, llvm::Value* c) {
+      llvm::Value* w = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, c, 0));
+      llvm::Value* text = b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, c, 1));
+      auto char_at = [&](llvm::Value* at) {
+        llvm::Value* inside = b.CreateICmpULT(at, ir.const64(int64_t(s.capacity)));
+        llvm::Value* ch = b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), text, ir.bounded(at, s.capacity)));
+        return b.CreateSelect(inside, b.CreateZExt(ch, i64), ir.const64(0));
+      };
+      auto between = [&](llvm::Value* ch, char low, char high) {
+        return b.CreateAnd(b.CreateICmpUGE(ch, ir.const64(low)), b.CreateICmpULE(ch, ir.const64(high)));
+      };
+      auto is = [&](llvm::Value* ch, char want) { return b.CreateICmpEQ(ch, ir.const64(want)); };
+      // A letter's or a digit's value, 36 for anything else.
+      auto digit = [&](llvm::Value* ch) {
+        llvm::Value* lower = b.CreateOr(ch, ir.const64(0x20));
+        return b.CreateSelect(between(ch, '0', '9'), b.CreateSub(ch, ir.const64('0')),
+                              b.CreateSelect(between(lower, 'a', 'z'), b.CreateSub(lower, ir.const64('a' - 10)),
+                                             ir.const64(36)));
+      };
+      llvm::Value* ch = char_at(i);
+      llvm::Value* radix = b.CreateLoad(i64, word(w, kBase));
+      llvm::Value* phase = b.CreateLoad(i64, word(w, kPhase));
+      llvm::Value* skip = b.CreateICmpNE(b.CreateLoad(i64, word(w, kSkip)), ir.const64(0));
+      llvm::Value* space = b.CreateOr(is(ch, ' '), between(ch, '\t', '\r'));
+      llvm::Value* skipping_space = b.CreateAnd(b.CreateICmpEQ(phase, ir.const64(kSpace)), space);
+      llvm::Value* sign = b.CreateAnd(b.CreateICmpSLE(phase, ir.const64(kSign)), b.CreateOr(is(ch, '-'), is(ch, '+')));
+      llvm::Value* prefix =
+          b.CreateAnd(b.CreateAnd(b.CreateICmpSLE(phase, ir.const64(kPrefix)), b.CreateICmpEQ(radix, ir.const64(16))),
+                      b.CreateAnd(b.CreateAnd(is(ch, '0'), is(b.CreateOr(char_at(b.CreateAdd(i, ir.const64(1))),
+                                                                          ir.const64(0x20)), 'x')),
+                                  b.CreateICmpULT(digit(char_at(b.CreateAdd(i, ir.const64(2)))), ir.const64(16))));
+      llvm::Value* result = ir.stack_slot();
+      b.CreateStore(ir.const64(0), result);
+      ir.when(skip, [&] { b.CreateStore(ir.const64(0), word(w, kSkip)); });
+      ir.when(b.CreateNot(b.CreateOr(skip, skipping_space)), [&] {
+        ir.when(sign, [&] {
+          b.CreateStore(ir.widen(is(ch, '-')), word(w, kNegative));
+          b.CreateStore(ir.const64(kPrefix), word(w, kPhase));
+        });
+        ir.when(b.CreateAnd(b.CreateNot(sign), prefix), [&] {
+          b.CreateStore(ir.const64(1), word(w, kSkip));
+          b.CreateStore(ir.const64(kDigits), word(w, kPhase));
+        });
+        ir.when(b.CreateNot(b.CreateOr(sign, prefix)), [&] {
+          llvm::Value* value = digit(ch);
+          llvm::Value* ends = b.CreateICmpUGE(value, radix);
+          b.CreateStore(ir.widen(ends), result);
+          ir.when(b.CreateNot(ends), [&] {
+            llvm::Value* sum = b.CreateAdd(b.CreateMul(b.CreateLoad(i64, word(w, kValue)), radix), value);
+            b.CreateStore(sum, word(w, kValue));
+            b.CreateStore(ir.const64(kDigits), word(w, kPhase));
+          });
+        });
+      });
+      return b.CreateLoad(i64, result);
+    });
+    b.CreateLifetimeEnd(context);
+    llvm::Value* value = b.CreateLoad(i64, word(words, kValue));
+    llvm::Value* negative = b.CreateICmpNE(b.CreateLoad(i64, word(words, kNegative)), ir.const64(0));
+    return {b.CreateSelect(negative, b.CreateNeg(value), value), call.type};
+  }
+};
+
 const Registered<Strlen> strlen_function;
 const Registered<Strjoin> strjoin;
 const Registered<Substr> substr;
@@ -256,6 +351,7 @@ const Registered<Index> index_function("index", false);
 const Registered<Index> rindex_function("rindex", true);
 const Registered<ChangeCase> toupper_function("toupper", 'a', 'A');
 const Registered<ChangeCase> tolower_function("tolower", 'A', 'a');
+const Registered<Strtoll> strtoll_function;
 
 }  // namespace
 }  // namespace dsched::lang
