@@ -21,8 +21,17 @@ const lang::Variable& variable(const lang::Program& program, const lang::Expr& e
   }
 }
 
+// A task's thread and process ids, read through a pointer: they do not change while the task
+// lives, so two reads in one firing agree (a probe's task arguments, args[0]->pr_lwpid).
+bool reads_task_id(const lang::Expr& member) {
+  const lang::Type* pointer = member.operand(0)->type;
+  return member.arrow && member.bitfield_bits == 0 && pointer && pointer->is_pointer() && pointer->target &&
+         pointer->target->name == "task_struct" && (member.text == "pid" || member.text == "tgid");
+}
+
 // Whether two integer expressions have the same value wherever a firing evaluates them: the same
-// constants and probe arguments (fixed when the probe fires), combined by the same operators.
+// constants, probe arguments (fixed when the probe fires) and task ids of those, combined by the
+// same operators.
 bool same_in_firing(const lang::Expr& a, const lang::Expr& b) {
   using lang::ExprKind;
   if (a.kind != b.kind || a.type != b.type || a.operands.size() != b.operands.size()) return false;
@@ -31,6 +40,9 @@ bool same_in_firing(const lang::Expr& a, const lang::Expr& b) {
     case ExprKind::IntLiteral: return a.value == b.value;
     case ExprKind::ProbeArg: return a.id == b.id;
     case ExprKind::Cast: break;
+    case ExprKind::Member:
+      if (a.text != b.text || a.offset_bits != b.offset_bits || !reads_task_id(a) || !reads_task_id(b)) return false;
+      break;
     case ExprKind::Unary:
       if (a.unary_op != b.unary_op || a.unary_op == lang::UnaryOp::Deref || a.unary_op == lang::UnaryOp::AddressOf)
         return false;
