@@ -24,12 +24,36 @@ size_t AggregationSpec::map_value_words() const { return value_words() + (keys.e
 
 std::string aggregation_map_name(uint32_t id) { return "agg_" + std::to_string(id); }
 
+void Aggregation::index_new() const {
+  for (; indexed_ < entries_.size(); ++indexed_) index_.try_emplace(entries_[indexed_].key, indexed_);
+}
+
 const AggEntry* Aggregation::find(std::string_view key) const {
+  index_new();
   auto it = index_.find(std::string(key));
   return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
 void Aggregation::merge(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) {
+  check_sizes(key, per_cpu_values);
+  index_new();
+  std::string k(reinterpret_cast<const char*>(key.data()), key.size());
+  auto [it, inserted] = index_.try_emplace(k, entries_.size());
+  if (inserted) {
+    entries_.push_back(AggEntry{std::move(k), std::vector<int64_t>(spec_.value_words(), 0)});
+    indexed_ = entries_.size();
+  }
+  combine(entries_[it->second], per_cpu_values);
+}
+
+void Aggregation::merge_new(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) {
+  check_sizes(key, per_cpu_values);
+  entries_.push_back(AggEntry{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
+                              std::vector<int64_t>(spec_.value_words(), 0)});
+  combine(entries_.back(), per_cpu_values);
+}
+
+void Aggregation::check_sizes(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) const {
   const size_t words = spec_.value_words();
   if (key.size() != spec_.key_size())
     throw std::invalid_argument("@" + spec_.name + ": key has " + std::to_string(key.size()) + " bytes, expected " +
@@ -37,15 +61,15 @@ void Aggregation::merge(std::span<const uint8_t> key, std::span<const uint64_t> 
   if (per_cpu_values.empty() || per_cpu_values.size() % words != 0)
     throw std::invalid_argument("@" + spec_.name + ": value has " + std::to_string(per_cpu_values.size()) +
                                 " words, expected a multiple of " + std::to_string(words));
-  std::string k(reinterpret_cast<const char*>(key.data()), key.size());
-  auto [it, inserted] = index_.try_emplace(k, entries_.size());
-  if (inserted) entries_.push_back(AggEntry{std::move(k), std::vector<int64_t>(words, 0)});
-  AggEntry& entry = entries_[it->second];
+}
+
+void Aggregation::combine(AggEntry& entry, std::span<const uint64_t> per_cpu_values) {
+  const size_t words = spec_.value_words();
   const size_t cpus = per_cpu_values.size() / words;
   if (per_cpu_) entry.per_cpu.resize(cpus, std::vector<int64_t>(words, 0));
-  std::vector<int64_t> cpu(words);
   for (size_t c = 0; c < cpus; ++c) {
-    for (size_t i = 0; i < words; ++i) cpu[i] = int64_t(per_cpu_values[c * words + i]);
+    // The words as the signed values they hold (same bits).
+    std::span<const int64_t> cpu(reinterpret_cast<const int64_t*>(per_cpu_values.data()) + c * words, words);
     spec_.function->combine(entry.value, cpu);
     if (per_cpu_) spec_.function->combine(entry.per_cpu[c], cpu);
   }
@@ -54,6 +78,7 @@ void Aggregation::merge(std::span<const uint8_t> key, std::span<const uint64_t> 
 void Aggregation::reset() {
   entries_.clear();
   index_.clear();
+  indexed_ = 0;
 }
 
 void Aggregation::clear() {
@@ -74,7 +99,7 @@ std::vector<std::string> Aggregation::trunc(int64_t n) {
   for (size_t i = 0; i < keep; ++i) kept.push_back(*order[i]);
   entries_ = std::move(kept);
   index_.clear();
-  for (size_t i = 0; i < entries_.size(); ++i) index_[entries_[i].key] = i;
+  indexed_ = 0;
   return removed;
 }
 

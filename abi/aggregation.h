@@ -121,9 +121,14 @@ class Aggregation {
   // and adds the result to the key's entry, creating it if needed. Throws std::invalid_argument
   // when the sizes do not match the spec.
   void merge(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values);
+  // merge() of a key not merged since the last reset(), as each key of one read of a map is: it
+  // needs no lookup, and the index of keys is built only when a lookup needs it.
+  void merge_new(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values);
 
   // aggpercpu: merge() keeps each CPU's value beside the total.
   void keep_per_cpu() { per_cpu_ = true; }
+  // aggpercpu: the entry of `key`, with each CPU's value; null when they are not kept (no lookup).
+  const AggEntry* with_per_cpu(std::string_view key) const { return per_cpu_ ? find(key) : nullptr; }
 
   // Drops every entry (e.g. before reading a fresh snapshot of cumulative maps).
   void reset();
@@ -150,8 +155,16 @@ class Aggregation {
 
  private:
   AggregationSpec spec_;
+  // Throws std::invalid_argument unless the sizes are the spec's.
+  void check_sizes(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) const;
+  // Adds the per-CPU values into `entry`.
+  void combine(AggEntry& entry, std::span<const uint64_t> per_cpu_values);
+  // Indexes the entries that merge_new() added since the last lookup.
+  void index_new() const;
+
   std::vector<AggEntry> entries_;
-  std::unordered_map<std::string, size_t> index_;
+  mutable std::unordered_map<std::string, size_t> index_;
+  mutable size_t indexed_ = 0;  // entries_[0, indexed_) are in index_
   uint64_t normal_ = 1;
   bool printed_ = false;
   bool per_cpu_ = false;

@@ -21,6 +21,27 @@ uint64_t unsigned_key(const KeyComponent& c, std::string_view bytes) {
   return c.size >= 8 ? raw : raw & ((uint64_t(1) << (c.size * 8)) - 1);
 }
 
+// `key` as bytes that compare (memcmp) as keys are ordered, from component `key_position` on:
+// integers as unsigned at their D size, most significant byte first; strings, stacks and symbols
+// as they are. Sorting many rows compares these instead of decoding both keys at each comparison.
+std::string sort_bytes(const AggregationSpec& spec, std::string_view key, size_t key_position) {
+  const size_t n = spec.keys.size();
+  const size_t first = key_position >= n ? 0 : key_position;
+  std::string bytes;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t k = (first + i) % n;
+    const KeyComponent& c = spec.keys[k];
+    const std::string_view part = key.substr(key_offset(spec, k), c.byte_size());
+    if (c.kind != KeyComponent::Kind::Integer) {
+      bytes.append(part);
+      continue;
+    }
+    const uint64_t value = unsigned_key(c, part);
+    for (int shift = 56; shift >= 0; shift -= 8) bytes.push_back(char(value >> shift));
+  }
+  return bytes;
+}
+
 }  // namespace
 
 SortOptions sort_options(const Options& options) {
@@ -32,55 +53,48 @@ SortOptions sort_options(const Options& options) {
   return sort;
 }
 
-int compare_keys(const AggregationSpec& spec, std::string_view a, std::string_view b, size_t key_position) {
-  const size_t n = spec.keys.size();
-  const size_t first = key_position >= n ? 0 : key_position;
-  for (size_t i = 0; i < n; ++i) {
-    const size_t k = (first + i) % n;
-    const KeyComponent& c = spec.keys[k];
-    const size_t off = key_offset(spec, k);
-    const std::string_view ka = a.substr(off, c.byte_size()), kb = b.substr(off, c.byte_size());
-    int r = 0;
-    if (c.kind == KeyComponent::Kind::Integer)
-      r = three_way(unsigned_key(c, ka), unsigned_key(c, kb));
-    else
-      r = three_way(std::memcmp(ka.data(), kb.data(), ka.size()), 0);
-    if (r != 0) return r;
-  }
-  return 0;
-}
-
 std::vector<JoinedRow> joined_rows(std::span<const Aggregation* const> aggs, const SortOptions& options) {
   std::vector<JoinedRow> rows;
   if (aggs.empty()) return rows;
+  // Rows by key; one aggregation's entries are its rows as they are.
   std::unordered_map<std::string, size_t> index;
   for (size_t a = 0; a < aggs.size(); ++a) {
+    rows.reserve(rows.size() + aggs[a]->entries().size());
     for (const AggEntry& e : aggs[a]->entries()) {
-      auto [it, inserted] = index.try_emplace(e.key, rows.size());
-      if (inserted) {
-        JoinedRow row{e.key, {}};
-        for (const Aggregation* agg : aggs) row.values.emplace_back(agg->spec().value_words(), 0);
-        rows.push_back(std::move(row));
+      size_t row = rows.size();
+      if (aggs.size() > 1) {
+        auto [it, inserted] = index.try_emplace(e.key, rows.size());
+        row = it->second;
+        if (!inserted) {
+          rows[row].values[a] = e.value;
+          continue;
+        }
       }
-      rows[it->second].values[a] = e.value;
+      rows.push_back(JoinedRow{e.key, {}});
+      rows.back().values.reserve(aggs.size());
+      for (const Aggregation* agg : aggs) rows.back().values.emplace_back(agg->spec().value_words(), 0);
+      rows.back().values[a] = e.value;
     }
   }
-  // Each value's place in the order is computed once, not at every comparison.
-  std::vector<std::vector<OrderKey>> keys(rows.size());
-  for (size_t r = 0; r < rows.size(); ++r)
-    for (size_t a = 0; a < aggs.size(); ++a) keys[r].push_back(aggs[a]->order_key(rows[r].values[a]));
+  // Each row's place by value and by key is computed once, not at every comparison.
+  const size_t n = aggs.size();
+  std::vector<OrderKey> values(rows.size() * n);
+  std::vector<std::string> keys(rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (size_t a = 0; a < n; ++a) values[r * n + a] = aggs[a]->order_key(rows[r].values[a]);
+    keys[r] = sort_bytes(aggs[0]->spec(), rows[r].key, options.key_position);
+  }
   std::vector<size_t> order(rows.size());
   for (size_t r = 0; r < rows.size(); ++r) order[r] = r;
-  const AggregationSpec& key_spec = aggs[0]->spec();
-  const size_t first_agg = options.aggregation_position >= aggs.size() ? 0 : options.aggregation_position;
+  const size_t first_agg = options.aggregation_position >= n ? 0 : options.aggregation_position;
   auto compare = [&](size_t l, size_t r) {
     if (options.by_key)
-      if (int c = compare_keys(key_spec, rows[l].key, rows[r].key, options.key_position)) return c;
-    for (size_t i = 0; i < aggs.size(); ++i) {
-      const size_t a = (first_agg + i) % aggs.size();
-      if (int c = keys[l][a].compare(keys[r][a])) return c;
+      if (int c = keys[l].compare(keys[r])) return c;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t a = (first_agg + i) % n;
+      if (int c = values[l * n + a].compare(values[r * n + a])) return c;
     }
-    return options.by_key ? 0 : compare_keys(key_spec, rows[l].key, rows[r].key, options.key_position);
+    return options.by_key ? 0 : keys[l].compare(keys[r]);
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t l, size_t r) {
     const int c = compare(l, r);
@@ -95,15 +109,18 @@ std::vector<JoinedRow> joined_rows(std::span<const Aggregation* const> aggs, con
 std::vector<const AggEntry*> sort_by_value(const Aggregation& agg) {
   struct Ranked {
     const AggEntry* entry;
-    OrderKey key;
+    OrderKey value;
+    std::string key;
   };
   std::vector<Ranked> ranked;
-  for (const AggEntry& e : agg.entries()) ranked.push_back({&e, agg.order_key(e.value)});
+  ranked.reserve(agg.entries().size());
+  for (const AggEntry& e : agg.entries()) ranked.push_back({&e, agg.order_key(e.value), sort_bytes(agg.spec(), e.key, 0)});
   std::stable_sort(ranked.begin(), ranked.end(), [&](const Ranked& l, const Ranked& r) {
-    if (int c = l.key.compare(r.key)) return c < 0;
-    return compare_keys(agg.spec(), l.entry->key, r.entry->key, 0) < 0;
+    if (int c = l.value.compare(r.value)) return c < 0;
+    return l.key < r.key;
   });
   std::vector<const AggEntry*> order;
+  order.reserve(ranked.size());
   for (const Ranked& r : ranked) order.push_back(r.entry);
   return order;
 }

@@ -25,9 +25,6 @@ class Options;
 // The sort options a program's options set.
 SortOptions sort_options(const Options& options);
 
-// -1, 0 or 1, without the reverse option.
-int compare_keys(const AggregationSpec& spec, std::string_view a, std::string_view b, size_t key_position);
-
 // One printed line of one or several aggregations that share a key signature: the key and,
 // for each aggregation, its value (zeros where the aggregation has no such key).
 struct JoinedRow {

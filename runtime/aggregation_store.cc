@@ -52,8 +52,11 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
     return agg;
   }
   const bool merging = symbols_ && merges_keys(spec);
+  // A batched read gives each key once; a key-by-key walk restarts when the key it stands on is
+  // deleted meanwhile, and may give a key again.
+  bool distinct = true;
   auto take = [&](std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values) {
-    if (!merging) return agg.merge(key, per_cpu_values);
+    if (!merging) return distinct ? agg.merge_new(key, per_cpu_values) : agg.merge(key, per_cpu_values);
     std::string raw(key.begin(), key.end());
     std::string merged = merged_key(spec, raw);
     agg.merge({reinterpret_cast<const uint8_t*>(merged.data()), merged.size()}, per_cpu_values);
@@ -63,6 +66,7 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
   if (read_batches(fd, spec.key_size(), values.size(), take)) return agg;
   agg.reset();
   merged_.at(id).clear();
+  distinct = false;
   std::vector<uint8_t> key(spec.key_size()), next(spec.key_size());
   const void* previous = nullptr;
   while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {

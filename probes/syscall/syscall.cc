@@ -69,27 +69,25 @@ class SyscallHook : public codegen::Hook {
     return l.ir.b().CreateICmpEQ(number(l), l.ir.const64(numbers_.at(probes.front()->function)));
   }
 
+  // The call is looked for first, so that calls no probe wants cost a test or a table read; then
+  // it must be a native (64-bit) call.
   void emit(Lowering& l, const std::string&, const std::vector<const lang::Probe*>& probes) const override {
     auto& b = l.ir.b();
-    llvm::Value* status = l.exprs.kernel_field(Hook::context_task(l), "task_struct", {"thread_info", "status"});
-    llvm::Value* native = b.CreateICmpEQ(b.CreateAnd(status, l.ir.const64(kCompat)), l.ir.const64(0));
-    l.ir.when(native, [&] {
-      std::vector<std::vector<const lang::Probe*>> groups = l.programs.alike_groups(probes);
-      llvm::BasicBlock* done = l.ir.new_block("syscall.done");
-      llvm::SwitchInst* calls = b.CreateSwitch(number(l), done);
-      for (const auto& group : groups) {
-        if (group.size() != 1) continue;
-        const lang::Probe* probe = group.front();
-        llvm::BasicBlock* call = l.ir.new_block("syscall." + probe->function);
-        calls->addCase(b.getInt64(numbers_.at(probe->function)), call);
-        b.SetInsertPoint(call);
-        l.programs.fire(*probe);
-        b.CreateBr(done);
-      }
-      b.SetInsertPoint(done);
-      for (const auto& group : groups)
-        if (group.size() > 1) fire_alike(l, group);
-    });
+    std::vector<std::vector<const lang::Probe*>> groups = l.programs.alike_groups(probes);
+    llvm::BasicBlock* done = l.ir.new_block("syscall.done");
+    llvm::SwitchInst* calls = b.CreateSwitch(number(l), done);
+    for (const auto& group : groups) {
+      if (group.size() != 1) continue;
+      const lang::Probe* probe = group.front();
+      llvm::BasicBlock* call = l.ir.new_block("syscall." + probe->function);
+      calls->addCase(b.getInt64(numbers_.at(probe->function)), call);
+      b.SetInsertPoint(call);
+      l.ir.when(native(l), [&] { l.programs.fire(*probe); });
+      b.CreateBr(done);
+    }
+    b.SetInsertPoint(done);
+    for (const auto& group : groups)
+      if (group.size() > 1) fire_alike(l, group);
   }
 
   // x86-64 passes arguments in rdi, rsi, rdx, r10, r8, r9; a call returns its value in the slot.
@@ -122,9 +120,17 @@ class SyscallHook : public codegen::Hook {
       auto* table = l.ir.rodata(llvm::ConstantDataArray::get(l.ir.module().context(), places), "syscall_places");
       llvm::Value* at = b.CreateGEP(b.getInt16Ty(), table, l.ir.bounded(call, places.size()));
       llvm::Value* place = b.CreateZExt(b.CreateLoad(b.getInt16Ty(), at), l.ir.i64());
-      l.ir.when(b.CreateICmpNE(place, l.ir.const64(0)),
-                [&] { l.programs.fire_alike(alike, b.CreateSub(place, l.ir.const64(1))); });
+      l.ir.when(b.CreateICmpNE(place, l.ir.const64(0)), [&] {
+        l.ir.when(native(l), [&] { l.programs.fire_alike(alike, b.CreateSub(place, l.ir.const64(1))); });
+      });
     });
+  }
+
+  // Whether the call is a native one: a 32-bit task's calls have other numbers.
+  llvm::Value* native(Lowering& l) const {
+    auto& b = l.ir.b();
+    llvm::Value* status = l.exprs.kernel_field(Hook::context_task(l), "task_struct", {"thread_info", "status"});
+    return b.CreateICmpEQ(b.CreateAnd(status, l.ir.const64(kCompat)), l.ir.const64(0));
   }
 
   // The call's number: sys_enter passes it, sys_exit leaves it in the registers' orig_ax.

@@ -77,7 +77,7 @@ std::string print_folded(const Aggregation& agg, const SortOptions& options, con
 // aggpercpu: after an entry's value, each CPU's on its own line, as Oracle's DTrace for Linux
 // prints them (dt_print_aggs: "\n    [CPU n]" and the value as the total prints).
 std::string per_cpu_values(const Aggregation& agg, std::string_view key) {
-  const AggEntry* entry = agg.find(key);
+  const AggEntry* entry = agg.with_per_cpu(key);
   std::string out;
   if (!entry) return out;
   for (size_t cpu = 0; cpu < entry->per_cpu.size(); ++cpu)

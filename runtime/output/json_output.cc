@@ -63,7 +63,7 @@ json entry_json(const abi::Aggregation& agg, const std::string& key, const std::
                 abi::Symbolizer* symbols) {
   json entry = {{"keys", keys_json(agg.spec(), key, symbols)}};
   add_value_json(agg, words, entry);
-  const abi::AggEntry* kept = agg.find(key);
+  const abi::AggEntry* kept = agg.with_per_cpu(key);
   if (!kept || kept->per_cpu.empty()) return entry;
   json per_cpu = json::array();
   for (size_t cpu = 0; cpu < kept->per_cpu.size(); ++cpu) {

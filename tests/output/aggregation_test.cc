@@ -56,7 +56,40 @@ TEST_CASE("keys of integers of at most 4 bytes packed in 4 bytes each read back 
   CHECK(key_integer(s, key, 2) == -5);
   // Ties sort by key as unsigned: -1 (255 as a char) after 1.
   const std::string one = KeyBuilder().integer(1, 4).integer(65535, 4).integer(-5, 4).bytes();
-  CHECK(compare_keys(s, one, key, 0) < 0);
+  Aggregation ties(s);
+  auto bytes = [](const std::string& k) { return std::span(reinterpret_cast<const uint8_t*>(k.data()), k.size()); };
+  ties.merge(bytes(key), words({1}));
+  ties.merge(bytes(one), words({1}));
+  const std::vector<const AggEntry*> order = sort_by_value(ties);
+  REQUIRE(order.size() == 2);
+  CHECK(order[0]->key == one);
+}
+
+// The keys of rows with equal values, in print order.
+std::vector<std::string> tie_order(const AggregationSpec& s, const std::vector<std::string>& keys,
+                                   const SortOptions& options) {
+  Aggregation agg(s);
+  for (const std::string& key : keys)
+    agg.merge(std::span(reinterpret_cast<const uint8_t*>(key.data()), key.size()), words({1}));
+  const Aggregation* one[] = {&agg};
+  std::vector<std::string> order;
+  for (const JoinedRow& row : joined_rows(one, options)) order.push_back(row.key);
+  return order;
+}
+
+TEST_CASE("rows with equal values print by key: integers by value at their size, strings byte by byte") {
+  const AggregationSpec s = spec("count", {KeyComponent::integer(8, true), KeyComponent::string(8)});
+  auto key = [](int64_t n, const char* text) { return KeyBuilder().integer(n).string(text, 8).bytes(); };
+  // 256 after 1 (its low byte is smaller); -1 is the largest unsigned value; "b" after "ab".
+  const std::vector<std::string> keys{key(-1, "a"), key(256, "a"), key(1, "b"), key(1, "ab")};
+  CHECK(tie_order(s, keys, {}) == std::vector<std::string>{key(1, "ab"), key(1, "b"), key(256, "a"), key(-1, "a")});
+  SortOptions by_second;
+  by_second.key_position = 1;  // aggsortkeypos=1: the string first, then the integer
+  CHECK(tie_order(s, keys, by_second) ==
+        std::vector<std::string>{key(256, "a"), key(-1, "a"), key(1, "ab"), key(1, "b")});
+  SortOptions reversed;
+  reversed.reverse = true;
+  CHECK(tie_order(s, keys, reversed) == std::vector<std::string>{key(-1, "a"), key(256, "a"), key(1, "b"), key(1, "ab")});
 }
 
 TEST_CASE("merge combines the per-CPU values and accumulates into the entry") {
