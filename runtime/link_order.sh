@@ -31,7 +31,9 @@ for run in "${runs[@]}"; do
 done
 
 # Callgrind names each function once per profile, as fn=(id) name or cfn=(id) name; a static
-# function that several files define gets a 'N suffix.
+# function that several files define gets a 'N suffix. The order is the profiles' (the simplest
+# runs first), not sorted: a one-liner then touches the front of the group only, where sorting the
+# list raised its resident memory from 19 to 22 MB.
 for ((i = 1; i <= n; i++)); do
   sed -nE "s/^c?fn=\([0-9]+\) ([^']*).*/\1/p" "$work/$i.out"
 done | awk '!seen[$0]++' >"$work/used"
