@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "abi/action.h"
@@ -12,6 +13,9 @@
 #include "abi/options.h"
 
 namespace dsched::abi {
+
+// The section prefix of programs on BTF-typed tracepoints ("tp_btf/sched_switch").
+constexpr std::string_view kBtfTracepointSection = "tp_btf/";
 
 struct AttachPoint {
   enum class Kind {

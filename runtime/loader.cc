@@ -49,10 +49,8 @@ struct UprobeMultiAttr {
 constexpr size_t kDetachThreads = 64;
 constexpr size_t kLinksPerDetachThread = 4;
 
-constexpr std::string_view kBtfTracepoint = "tp_btf/";
-
 bool is_btf_tracepoint(const bpf_program* program) {
-  return std::string_view(bpf_program__section_name(program)).starts_with(kBtfTracepoint);
+  return std::string_view(bpf_program__section_name(program)).starts_with(abi::kBtfTracepointSection);
 }
 
 // tp_btf programs load with the tracepoint's BTF id that the compiler found. libbpf would read and
@@ -95,7 +93,8 @@ class TracepointIds {
     if (known != ids_.end()) return known->second;
     if (!kernel_btf_) kernel_btf_ = btf__load_vmlinux_btf();
     if (libbpf_get_error(kernel_btf_)) return 0;
-    std::string type = "btf_trace_" + std::string(bpf_program__section_name(program) + kBtfTracepoint.size());
+    const char* tracepoint = bpf_program__section_name(program) + abi::kBtfTracepointSection.size();
+    std::string type = "btf_trace_" + std::string(tracepoint);
     int id = btf__find_by_name_kind(kernel_btf_, type.c_str(), BTF_KIND_TYPEDEF);
     return id > 0 ? uint32_t(id) : 0;
   }

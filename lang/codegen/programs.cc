@@ -136,11 +136,11 @@ abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
   point.every_cpu = site.hook->every_cpu(first);
   point.phase = site.hook->phase(first);
   site.hook->place(first, point);
-  constexpr std::string_view kBtfTracepoint = "tp_btf/";
-  if (site.section.starts_with(kBtfTracepoint)) {
+  if (site.section.starts_with(abi::kBtfTracepointSection)) {
     std::string unreadable;
     if (const lang::BtfTypes* btf = l_.program.types->btf(&unreadable))
-      point.btf_id = btf->find("btf_trace_" + site.section.substr(kBtfTracepoint.size()), BTF_KIND_TYPEDEF);
+      point.btf_id =
+          btf->find("btf_trace_" + site.section.substr(abi::kBtfTracepointSection.size()), BTF_KIND_TYPEDEF);
   }
   int64_t cpu = l_.program.options.number("cpu");
   if (cpu >= 0) {
