@@ -3,6 +3,8 @@
 // into buckets of width factor^(m+1)/min(nsteps, factor^(m+1)); there are
 // min(nsteps, factor^(m+1)) * (1 - 1/factor) of them, because the lowest 1/factor of the range
 // belongs to the magnitude below. The last index holds v >= factor^(high+1).
+#include <bit>
+
 #include "lang/builtins/aggregations/histogram.h"
 #include "lang/codegen/aggregations.h"
 #include "lang/codegen/ir.h"
@@ -39,24 +41,32 @@ class Llquantize : public Histogram {
 
   void check_params(std::vector<int64_t>& params, SourceRange where) const override {
     int64_t factor = params[0], low = params[1], high = params[2], steps = params[3];
-    if (factor < 2 || factor > UINT16_MAX) fail(where, ErrTag::D_LLQUANT_FACTORVAL, "llquantize() factor must be between 2 and 65535");
+    if (factor < 2 || factor > UINT16_MAX)
+      fail(where, ErrTag::D_LLQUANT_FACTORVAL, "llquantize() factor must be between 2 and 65535");
     if (low < 0 || low > UINT16_MAX || high > UINT16_MAX)
       fail(where, ErrTag::D_LLQUANT_LOWVAL, "llquantize() magnitudes must be between 0 and 65535");
-    if (high < low) fail(where, ErrTag::D_LLQUANT_MAGRANGE, "llquantize() high magnitude must be at least the low magnitude");
+    if (high < low)
+      fail(where, ErrTag::D_LLQUANT_MAGRANGE, "llquantize() high magnitude must be at least the low magnitude");
     unsigned __int128 top = 1;
     for (int64_t m = 0; m <= high; ++m) {
       top *= uint64_t(factor);
-      if (top > uint64_t(INT64_MAX)) fail(where, ErrTag::D_LLQUANT_MAGTOOBIG, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
+      if (top > uint64_t(INT64_MAX))
+        fail(where, ErrTag::D_LLQUANT_MAGTOOBIG, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
     }
-    if (steps < 1 || steps > UINT16_MAX) fail(where, ErrTag::D_LLQUANT_NSTEPVAL, "llquantize() steps must be between 1 and 65535");
+    if (steps < 1 || steps > UINT16_MAX)
+      fail(where, ErrTag::D_LLQUANT_NSTEPVAL, "llquantize() steps must be between 1 and 65535");
     if (steps < factor && factor % steps != 0)
-      fail(where, ErrTag::D_LLQUANT_FACTOREVEN, "llquantize() steps must divide the factor when they are fewer than it");
+      fail(where, ErrTag::D_LLQUANT_FACTOREVEN,
+           "llquantize() steps must divide the factor when they are fewer than it");
     if (steps > factor) {
-      if (steps % factor != 0) fail(where, ErrTag::D_LLQUANT_FACTOREVEN, "llquantize() steps must be a multiple of the factor when they are more");
+      if (steps % factor != 0)
+        fail(where, ErrTag::D_LLQUANT_FACTOREVEN,
+             "llquantize() steps must be a multiple of the factor when they are more");
       unsigned __int128 first = 1;  // factor^(low+1), at least factor^2
       for (int64_t m = 0; m <= std::max<int64_t>(low, 1); ++m) first *= uint64_t(factor);
       if (first % uint64_t(steps) != 0)
-        fail(where, ErrTag::D_LLQUANT_FACTORSMALL, "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
+        fail(where, ErrTag::D_LLQUANT_FACTORSMALL,
+             "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
     }
   }
 
@@ -71,15 +81,32 @@ class Llquantize : public Histogram {
   }
 
   // Walks the bounds (a handful, known at compile time) from the bottom.
+  // The index is how many bounds after the first are at most v (a negative v counts none, as 0
+  // does). A branch-free binary search over the bounds, kept in .rodata and padded to a power of two
+  // with INT64_MAX, finds it in log2(buckets) steps: a chain of compare-and-branch would cost one
+  // step per bucket and give the verifier a path per bucket.
   void lower(codegen::AggregationUpdate& u) const override {
     codegen::Ir& ir = u.l.ir;
     auto& b = ir.b();
     std::vector<int64_t> bounds = bucket_bounds(Params(u.params()));
+    std::vector<uint64_t> sorted(bounds.begin() + 1, bounds.end());
+    sorted.resize(std::bit_ceil(sorted.size()), uint64_t(INT64_MAX));
+    llvm::GlobalVariable* table =
+        ir.rodata(llvm::ConstantDataArray::get(ir.module().context(), sorted), "llquantize_bounds");
+    llvm::Value* v = u.value();
+    llvm::Value* value = b.CreateAnd(v, b.CreateNot(b.CreateAShr(v, 63)));
+    // 1 when the bound at `at` is at most the value; both are in [0, INT64_MAX], so the difference
+    // cannot overflow and its sign says which is larger.
+    auto at_most = [&](llvm::Value* at) {
+      llvm::Value* bound = b.CreateLoad(ir.i64(), b.CreateInBoundsGEP(ir.i64(), table, at));
+      return b.CreateLShr(b.CreateNot(b.CreateSub(value, bound)), 63);
+    };
     llvm::Value* index = ir.const64(0);
-    for (size_t i = 1; i < bounds.size(); ++i)
-      index = b.CreateSelect(b.CreateICmpSGE(u.value(), ir.const64(bounds[i])), ir.const64(static_cast<int64_t>(i)),
-                             index);
-    u.add_increment_at(index);
+    for (size_t half = sorted.size() / 2; half > 0; half /= 2) {
+      llvm::Value* probe = b.CreateAdd(index, ir.const64(int64_t(half) - 1));
+      index = b.CreateAdd(index, b.CreateShl(at_most(probe), int64_t(std::countr_zero(half))));
+    }
+    u.add_increment_at(b.CreateAdd(index, at_most(index)));
   }
 
  protected:

@@ -19,15 +19,18 @@ int64_t bucket_value(size_t index) {
   return int64_t(1) << (index - kZeroBucket - 1);
 }
 
-// floor(log2(v)) for v > 0 by binary search: BPF has no count-leading-zeros instruction, and six
-// compare-and-shift steps are shorter than LLVM's generic expansion of one.
+// floor(log2(v)) for v > 0 by binary search: BPF has no count-leading-zeros instruction. Each step
+// is arithmetic, not a branch: with v below 2^(2s), (v >> s) + 2^s - 1 reaches 2^s exactly when
+// v >= 2^s. Branches would give the verifier 2^6 paths to walk, each with its own constant index.
 llvm::Value* log2_floor(codegen::Ir& ir, llvm::Value* v) {
   auto& b = ir.b();
   llvm::Value* result = ir.const64(0);
-  for (int shift : {32, 16, 8, 4, 2, 1}) {
-    llvm::Value* high = b.CreateICmpUGE(v, ir.const64(int64_t(1) << shift));
-    v = b.CreateSelect(high, b.CreateLShr(v, shift), v);
-    result = b.CreateSelect(high, b.CreateAdd(result, ir.const64(shift)), result);
+  for (int step : {5, 4, 3, 2, 1, 0}) {
+    const int shift = 1 << step;
+    llvm::Value* high = b.CreateLShr(b.CreateAdd(b.CreateLShr(v, shift), ir.const64((int64_t(1) << shift) - 1)), shift);
+    llvm::Value* by = b.CreateShl(high, step);
+    v = b.CreateLShr(v, by);
+    result = b.CreateAdd(result, by);
   }
   return result;
 }

@@ -56,7 +56,8 @@ class TextWriter {
     auto& b = l_.ir.b();
     auto digit = [&](llvm::Value* d) { return b.CreateAdd(d, l_.ir.const64('0')); };
     put_when(b.CreateICmpUGE(v, l_.ir.const64(100)), digit(b.CreateUDiv(v, l_.ir.const64(100))));
-    put_when(b.CreateICmpUGE(v, l_.ir.const64(10)), digit(b.CreateURem(b.CreateUDiv(v, l_.ir.const64(10)), l_.ir.const64(10))));
+    put_when(b.CreateICmpUGE(v, l_.ir.const64(10)),
+             digit(b.CreateURem(b.CreateUDiv(v, l_.ir.const64(10)), l_.ir.const64(10))));
     put(digit(b.CreateURem(v, l_.ir.const64(10))));
   }
   // `digits` hex digits of v, the leading zeros left out when `trim`.
@@ -64,8 +65,8 @@ class TextWriter {
     auto& b = l_.ir.b();
     for (int i = digits - 1; i >= 0; --i) {
       llvm::Value* d = b.CreateAnd(b.CreateLShr(v, l_.ir.const64(4 * i)), l_.ir.const64(0xf));
-      llvm::Value* ch = b.CreateAdd(d, b.CreateSelect(b.CreateICmpULT(d, l_.ir.const64(10)), l_.ir.const64('0'),
-                                                      l_.ir.const64('a' - 10)));
+      llvm::Value* ch = b.CreateAdd(
+          d, b.CreateSelect(b.CreateICmpULT(d, l_.ir.const64(10)), l_.ir.const64('0'), l_.ir.const64('a' - 10)));
       if (trim && i > 0)
         put_when(b.CreateICmpUGE(v, l_.ir.const64(int64_t(1) << (4 * i))), ch);
       else
@@ -84,8 +85,8 @@ llvm::Value* read_address(Lowering& l, const Expr& argument, uint64_t size) {
   codegen::Ir& ir = l.ir;
   llvm::Value* bytes = l.firing.scratch(kLongestAddress);
   llvm::Value* address = l.exprs.eval_int(argument);
-  llvm::Value* result =
-      ir.helper(BPF_FUNC_probe_read_kernel, {bytes, ir.const64(static_cast<int64_t>(size)), ir.b().CreateIntToPtr(address, ir.ptr())});
+  llvm::Value* result = ir.helper(BPF_FUNC_probe_read_kernel, {bytes, ir.const64(static_cast<int64_t>(size)),
+                                                               ir.b().CreateIntToPtr(address, ir.ptr())});
   l.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
   return bytes;
 }
@@ -111,18 +112,29 @@ void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes) {
     b.CreateStore(b.CreateOr(b.CreateShl(byte(l, bytes, 2 * k), ir.const64(8)), byte(l, bytes, 2 * k + 1)),
                   ir.offset_ptr(group_words, 8 * k));
   auto group = [&](int k) { return b.CreateLoad(ir.i64(), ir.offset_ptr(group_words, 8 * k)); };
-  // The longest run of zero groups (the first of equal ones), kept as start and length.
+  // The longest run of zero groups (the first of equal ones), as [start, end). It is computed
+  // without branches and kept in scratch, so the verifier sees one unknown run, not one path per
+  // pattern of zero groups. Flags are 0 or 1; the values compared are small, so the sign of a
+  // difference says which is larger.
+  auto below = [&](llvm::Value* x, llvm::Value* y) { return b.CreateLShr(b.CreateSub(x, y), 63); };  // x < y
+  auto pick = [&](llvm::Value* flag, llvm::Value* then, llvm::Value* otherwise) {
+    return b.CreateXor(otherwise, b.CreateAnd(b.CreateXor(otherwise, then), b.CreateNeg(flag)));
+  };
   llvm::Value *run_start = ir.const64(0), *run = ir.const64(0), *best_start = ir.const64(0), *best = ir.const64(0);
   for (int k = 0; k < 8; ++k) {
-    llvm::Value* zero = b.CreateICmpEQ(group(k), ir.const64(0));
-    run_start = b.CreateSelect(b.CreateAnd(zero, b.CreateICmpEQ(run, ir.const64(0))), ir.const64(k), run_start);
-    run = b.CreateSelect(zero, b.CreateAdd(run, ir.const64(1)), ir.const64(0));
-    llvm::Value* longer = b.CreateICmpUGT(run, best);
-    best_start = b.CreateSelect(longer, run_start, best_start);
-    best = b.CreateSelect(longer, run, best);
+    llvm::Value* zero = below(group(k), ir.const64(1));
+    run_start = pick(b.CreateAnd(zero, below(run, ir.const64(1))), ir.const64(k), run_start);
+    run = b.CreateAnd(b.CreateAdd(run, ir.const64(1)), b.CreateNeg(zero));
+    llvm::Value* longer = below(best, run);
+    best_start = pick(longer, run_start, best_start);
+    best = pick(longer, run, best);
   }
-  llvm::Value* compressed = b.CreateICmpUGE(best, ir.const64(2));
-  llvm::Value* best_end = b.CreateAdd(best_start, best);
+  // Only a run of two or more becomes "::"; otherwise the run is placed where no group is.
+  llvm::Value* compressed = below(ir.const64(1), best);
+  llvm::Value* run_bounds = l.firing.scratch(2 * 8);
+  b.CreateStore(pick(compressed, best_start, ir.const64(9)), run_bounds, /*isVolatile=*/true);
+  b.CreateStore(pick(compressed, b.CreateAdd(best_start, best), ir.const64(9)), ir.offset_ptr(run_bounds, 8),
+                /*isVolatile=*/true);
   // ::ffff:a.b.c.d for an IPv4-mapped address.
   llvm::Value* mapped = b.CreateICmpEQ(group(5), ir.const64(0xffff));
   for (int k = 0; k < 5; ++k) mapped = b.CreateAnd(mapped, b.CreateICmpEQ(group(k), ir.const64(0)));
@@ -132,15 +144,15 @@ void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes) {
   });
   ir.when(b.CreateNot(mapped), [&] {
     l.strings.loop(8, ir.new_block("ipv6.written"), [&](llvm::Value* k) {
-      llvm::Value* in_run =
-          b.CreateAnd(compressed, b.CreateAnd(b.CreateICmpUGE(k, best_start), b.CreateICmpULT(k, best_end)));
-      ir.when(b.CreateAnd(in_run, b.CreateICmpEQ(k, best_start)), [&] {
+      llvm::Value* start = b.CreateLoad(ir.i64(), run_bounds, /*isVolatile=*/true);
+      llvm::Value* end = b.CreateLoad(ir.i64(), ir.offset_ptr(run_bounds, 8), /*isVolatile=*/true);
+      llvm::Value* in_run = b.CreateAnd(b.CreateICmpUGE(k, start), b.CreateICmpULT(k, end));
+      ir.when(b.CreateICmpEQ(k, start), [&] {
         out.put(':');
         out.put(':');
       });
       ir.when(b.CreateNot(in_run), [&] {
-        llvm::Value* after_run = b.CreateAnd(compressed, b.CreateICmpEQ(k, best_end));
-        out.put_when(b.CreateAnd(b.CreateICmpNE(k, ir.const64(0)), b.CreateNot(after_run)), ir.const64(':'));
+        out.put_when(b.CreateAnd(b.CreateICmpNE(k, ir.const64(0)), b.CreateICmpNE(k, end)), ir.const64(':'));
         out.hex(b.CreateLoad(ir.i64(), b.CreateInBoundsGEP(ir.i64(), group_words, ir.bounded(k, 8))), 4, true);
       });
     });
@@ -150,7 +162,8 @@ void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes) {
 class AddressFunction : public Subroutine {
  public:
   // `selector` is whether the first argument chooses the kind of address (inet_ntop, link_ntop).
-  AddressFunction(std::string_view name, bool selector) : Subroutine(name, {selector ? 2 : 1, selector ? 2 : 1}), selector_(selector) {}
+  AddressFunction(std::string_view name, bool selector)
+      : Subroutine(name, {selector ? 2 : 1, selector ? 2 : 1}), selector_(selector) {}
 
   void check(Checker& c, ExprPtr& call) const override {
     if (selector_) check_integer_arg(c, *call, 0, "the address type");
