@@ -62,7 +62,8 @@ enum class DropCounter : uint32_t {
   DynamicVariable = 1,         // an associative-array or thread-local update failed
   Aggregation = 2,             // an aggregation update failed (map full)
   SpeculationUnavailable = 3,  // speculation() found every buffer in use
-  Count = 4,
+  ThreadLocalRefused = 4,      // the kernel refused to create a thread's storage (see DropKind)
+  Count = 5,
 };
 
 // One value inside a record.

@@ -120,6 +120,8 @@ class DropReporter {
       }
       if (!total) continue;
       if (kind == abi::DropCounter::DynamicVariable) output_.drops(abi::DropKind::DynamicVariable, total, std::nullopt);
+      if (kind == abi::DropCounter::ThreadLocalRefused)
+        output_.drops(abi::DropKind::ThreadLocalRefused, total, std::nullopt);
       if (kind == abi::DropCounter::SpeculationUnavailable)
         output_.drops(abi::DropKind::SpeculationUnavailable, total, std::nullopt);
     }

@@ -354,7 +354,7 @@ void Variables::create(const lang::Expr& e, const Value& value, llvm::Value* key
   const lang::Variable& var = variable(l_.program, e);
   if (var.key_types.empty()) {
     with_slot(slot(e, Access::Create), [&](llvm::Value* p) { b.CreateStore(value.v, p); },
-              [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
+              [&] { count_lost_store(e); });
     return;
   }
   // One update creates the element or replaces it; it fails only when the array is full.
@@ -416,7 +416,12 @@ void Variables::store(const lang::Expr& e, const Value& value) {
   if (&e == root && !var.type->is_scalar() && value.type->is_integer()) return erase(*root, nullptr);
   if (&e == root && var.type->is_scalar())
     return erase_or(*root, b.CreateICmpEQ(value.v, ir.const64(0)), nullptr, [&] { create(*root, value, nullptr); });
-  with_slot(slot(*root, Access::Create), put, [&] { l_.maps.count_drop(abi::DropCounter::DynamicVariable); });
+  with_slot(slot(*root, Access::Create), put, [&] { count_lost_store(*root); });
+}
+
+void Variables::count_lost_store(const lang::Expr& e) {
+  bool task_storage = e.scope == lang::VarScope::ThreadLocal && variable(l_.program, e).key_types.empty();
+  l_.maps.count_drop(task_storage ? abi::DropCounter::ThreadLocalRefused : abi::DropCounter::DynamicVariable);
 }
 
 }  // namespace dsched::codegen

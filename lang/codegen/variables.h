@@ -75,6 +75,9 @@ class Variables {
   // Stores a value that is not 0 into a whole scalar variable, creating its element or storage;
   // `key`, when given, is the element's key already built.
   void create(const lang::Expr& variable, const Value& value, llvm::Value* key);
+  // Counts a store that found no room for `variable`: a full array, or a thread whose storage
+  // the kernel would not create.
+  void count_lost_store(const lang::Expr& variable);
   // Deletes an element (or zeroes a thread-local); `key` as for create().
   void erase(const lang::Expr& variable, llvm::Value* key);
   // erase() when `is_zero` (i1) holds, else write().

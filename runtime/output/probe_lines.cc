@@ -96,6 +96,9 @@ std::string drop_report(abi::DropKind kind, uint64_t count, std::optional<unsign
       return counted(count, "failed speculation") + " (no speculative buffer available)\n";
     case abi::DropKind::KernelSkipped:
       return counted(count, "probe firing") + " skipped by the kernel (another BPF program was running on the CPU)\n";
+    case abi::DropKind::ThreadLocalRefused:
+      return counted(count, "thread-local variable store") +
+             " refused by the kernel (the thread's storage was in use on its CPU, or the thread was exiting)\n";
   }
   return {};
 }
