@@ -109,6 +109,8 @@ class Sema : public Checker {
   void check(ExprPtr& e);                 // any expression, may be void
   void check_value(ExprPtr& e);           // an expression that must produce a value
   void check_scalar(ExprPtr& e, const char* context);
+  // An array in kernel memory used as a value is the address of its first element, as in C.
+  void decay(ExprPtr& e);
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
   void check_key(ExprPtr& e);             // associative array or aggregation key
   void check_ident(ExprPtr& e);

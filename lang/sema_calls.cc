@@ -60,6 +60,7 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
     for (size_t i = format_index + 1; i < call.operands.size(); ++i) {
       if (call.operand(i)->type->is_array() && call.operand(i)->type->is_char_sequence())
         to_string(call.operands[i]);
+      decay(call.operands[i]);
       if (call.operand(i)->type->is_record() || call.operand(i)->type->is_array())
         fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE, call.text + "() cannot format " + type_name(call.operand(i)->type));
       args.push_back(format_arg_type(call.operand(i)->type));

@@ -56,8 +56,15 @@ void Sema::check_value(ExprPtr& e) {
   }
 }
 
+void Sema::decay(ExprPtr& e) {
+  if (!e->type->is_array() || is_d_object(*e)) return;
+  const Type* element = e->type->target;
+  e = wrap(ExprKind::Cast, std::move(e), types_.pointer_to(element));
+}
+
 void Sema::check_scalar(ExprPtr& e, const char* context) {
   check_value(e);
+  decay(e);
   if (!e->type->is_scalar())
     fail(e->loc, ErrTag::D_OP_SCALAR, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
 }
@@ -619,6 +626,10 @@ void Sema::check_binary(ExprPtr& e) {
     e->type = types_.string_type();
     return;
   }
+  decay(e->operands[0]);
+  decay(e->operands[1]);
+  a = e->operand(0)->type;
+  b = e->operand(1)->type;
   if (a->is_pointer() || b->is_pointer()) {
     if (op == BinaryOp::Add || op == BinaryOp::Sub) {
       check_pointer_step(a, e->loc);
@@ -810,6 +821,8 @@ void Sema::check_cast(ExprPtr& e) {
   const Type* from = e->operand(0)->type;
   if (target->is_string()) fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast to string: use stringof()");
   if (target->is_scalar()) {
+    decay(e->operands[0]);
+    from = e->operand(0)->type;
     if (!from->is_scalar() && !(from->is_array() && target->is_pointer()))
       fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast " + describe(from) + " to " + describe(target));
   } else if (!target->is_void()) {
