@@ -152,17 +152,18 @@ void Maps::define_aggregations() {
     uint64_t value_size = spec.map_value_words() * 8;
     std::string name = abi::aggregation_map_name(spec.id);
     BpfModule& module = l_.ir.module();
+    // As in DTrace, the aggregation buffer asked for must hold at least one entry of each; an
+    // aggregation without keys is found by a word of its own.
+    uint64_t entry = (spec.keys.empty() ? 8 : spec.key_size()) + value_size;
+    if (aggsize < entry)
+      throw lang::CompileError({}, lang::ErrTag::None,
+                               "invalid value for option aggsize: " + std::to_string(aggsize) + " (an entry of @" +
+                                   agg.name + " takes " + std::to_string(entry) + " bytes)",
+                               false);
     if (spec.keys.empty()) {
       aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
                                                  static_cast<uint32_t>(value_size), 0, false}));
     } else {
-      uint64_t entry = spec.key_size() + value_size;
-      // As in DTrace, the aggregation buffer asked for must hold at least one entry of each.
-      if (aggsize < entry)
-        throw lang::CompileError({}, lang::ErrTag::None,
-                                 "invalid value for option aggsize: " + std::to_string(aggsize) + " (an entry of @" +
-                                     agg.name + " takes " + std::to_string(entry) + " bytes)",
-                                 false);
       uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
       // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would

@@ -87,6 +87,10 @@ refused "bufsize=31" "invalid value for option bufsize: 31 (the clause for dtrac
 refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 12 bytes)" \
   -x aggsize=8 -n 'BEGIN { @c[1] = count(); exit(0); }'
 "$dsched" -e -x aggsize=12 -n 'BEGIN { @c[1] = count(); exit(0); }' || fail "aggsize=12 holds one entry but was refused"
+# Without keys: the aggregation's own 8-byte key, the count and the word that marks it set.
+refused "aggsize=16" "invalid value for option aggsize: 16 (an entry of @c takes 24 bytes)" \
+  -x aggsize=16 -n 'BEGIN { @c = count(); exit(0); }'
+"$dsched" -e -x aggsize=24 -n 'BEGIN { @c = count(); exit(0); }' || fail "aggsize=24 holds @c but was refused"
 
 "$dsched" -q -o "$dir/trunc.out" -n 'BEGIN { printf("gone\n"); ftruncate(); printf("kept\n"); exit(0); }' 2>/dev/null
 [ "$(cat "$dir/trunc.out")" = kept ] || fail "ftruncate() with -o: the file holds: $(cat "$dir/trunc.out")"
