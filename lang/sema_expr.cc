@@ -144,6 +144,11 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
   if (target->is_scalar()) {
     if (!from->is_scalar())
       fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to " + describe(target));
+    // As in DTrace (and C), a pointer and an integer mix only through a cast; 0 is also NULL.
+    bool null = value->kind == ExprKind::IntLiteral && value->value == 0;
+    if (from->is_pointer() != target->is_pointer() && !(target->is_pointer() && null))
+      fail(loc, ErrTag::D_OP_INCOMPAT,
+           "cannot assign " + describe(from) + " to " + describe(target) + " without a cast");
     if (from != target && (from->size != target->size || from->is_signed != target->is_signed ||
                            from->kind != target->kind)) {
       value = wrap(ExprKind::Cast, std::move(value), target);

@@ -243,7 +243,15 @@ Value Exprs::cast(const lang::Expr& e) {
   Value v = eval(*e.operand(0));
   if (e.type->is_string()) return l_.strings.from(v);
   if (v.type->is_string()) lang::fail(e.loc, lang::ErrTag::D_CAST_INVAL, "casting a string to " + lang::type_name(e.type) + " is not supported");
-  return {e.type->is_integer() ? l_.ir.normalize(v.v, e.type) : v.v, e.type};
+  if (!e.type->is_integer()) return {v.v, e.type};
+  // The verifier lets a kernel pointer (curthread, a tracepoint's struct argument) be stored but
+  // not computed with; a round trip through scratch memory makes it a plain number.
+  if (v.type->is_pointer() || v.type->is_array()) {
+    llvm::Value* word = l_.firing.scratch(8);
+    l_.ir.b().CreateStore(v.v, word, /*isVolatile=*/true);
+    v.v = l_.ir.b().CreateLoad(l_.ir.i64(), word, /*isVolatile=*/true);
+  }
+  return {l_.ir.normalize(v.v, e.type), e.type};
 }
 
 // && and || evaluate their right side only when needed; ^^ always evaluates both.

@@ -1,0 +1,5 @@
+BEGIN
+{
+  self->task = 1;
+  self->task = (int *)alloca(4);
+}
