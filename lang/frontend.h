@@ -36,8 +36,8 @@ struct FrontendOptions {
   // the reason names the limit (the runtime sets it from the open-file limit).
   size_t max_probes = SIZE_MAX;
   std::string max_probes_reason;
-  // Called, when set, with the aggregations' maps as soon as their sizes are known, before code is
-  // generated: the runtime creates them meanwhile.
+  // Called, when set, with the output ring's and the aggregations' maps as soon as their sizes are
+  // known, before code is generated: the runtime creates them meanwhile.
   std::function<void(const std::vector<abi::MapShape>&)> maps_laid_out;
 };
 

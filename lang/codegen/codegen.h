@@ -17,7 +17,7 @@ struct Dumps {
 };
 
 // Throws lang::CompileError (located at the construct) when the program cannot be lowered.
-// `maps_laid_out`, when set, receives the aggregations' maps before code is generated.
+// `maps_laid_out`, when set, receives the maps worth creating early before code is generated.
 abi::CompiledProgram generate(const lang::Program& program, const Dumps& dumps = {},
                               const std::function<void(const std::vector<abi::MapShape>&)>& maps_laid_out = {});
 

@@ -102,7 +102,10 @@ void Maps::define() {
   int64_t transport = options.number("bufsize");
   if (options.text("bufpolicy") == "ring")
     transport = std::max(transport, abi::find_option("bufsize")->default_number);
-  events_ = module.define_map({"events", BPF_MAP_TYPE_RINGBUF, ring_size(transport), 0, 0, 0, false});
+  MapSpec events{"events", BPF_MAP_TYPE_RINGBUF, ring_size(transport), 0, 0, 0, false};
+  events_ = module.define_map(events);
+  // The kernel zeroes the ring's pages as it creates it (a millisecond for the default 4 MB).
+  shapes_.push_back({events.name, events.type, events.key_size, events.value_size, events.max_entries, events.flags});
   drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
                               8, 0, false});
   globals_ = module.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});

@@ -57,8 +57,9 @@ class Maps {
   static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
-  // The keyed aggregations' maps as the kernel creates them.
-  const std::vector<abi::MapShape>& aggregation_shapes() const { return shapes_; }
+  // The maps worth creating while code is generated (the output ring, the keyed aggregations'),
+  // as the kernel creates them.
+  const std::vector<abi::MapShape>& early_shapes() const { return shapes_; }
 
   uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
   uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }

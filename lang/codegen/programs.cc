@@ -272,7 +272,7 @@ class Generator {
     if (cpu >= std::max(libbpf_num_possible_cpus(), 1))
       lang::fail({}, lang::ErrTag::None, "invalid value for option cpu: there is no CPU " + std::to_string(cpu));
     maps_.define();
-    if (maps_laid_out) maps_laid_out(maps_.aggregation_shapes());
+    if (maps_laid_out) maps_laid_out(maps_.early_shapes());
     abi::CompiledProgram out;
     out.attach_points = programs_.emit_all();
     maps_.finish(firing_.scratch_high_water());
