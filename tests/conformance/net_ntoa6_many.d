@@ -1,51 +1,56 @@
 /*
- * Sixteen IPv6 addresses formatted in one clause, twice each pattern of zero groups RFC 5952 names:
- * the longest run of two or more zero groups becomes "::" (the first of equal runs), a single zero
- * group stays, and an IPv4-mapped address ends in dotted decimal. The zero run is found without
- * branches, so the clause stays within what the verifier takes.
+ * Sixteen IPv6 addresses formatted in one clause by inet_ntoa6() and inet_ntop(), as DTrace writes
+ * them: one run of zero groups becomes "::", found by DTrace's scan of the bytes (a later run
+ * replaces the kept one only when longer, and a following group's zero high byte counts into
+ * it, so a lone zero group can become "::"); an IPv4-mapped or -compatible address is dotted
+ * decimal after "::ffff:" or "::" for inet_ntop() and alone for inet_ntoa6(). The run is found
+ * without branches, so the clause stays within what the verifier takes. The groups are stored in
+ * network byte order.
  */
 #pragma D option quiet
 
 BEGIN
 {
 	this->a = (uint16_t *)alloca(16);
-	this->a[0] = 0x0120; this->a[1] = 0xb80d; this->a[2] = 0; this->a[3] = 0;
-	this->a[4] = 0x0100; this->a[5] = 0; this->a[6] = 0; this->a[7] = 0x0100;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0; this->a[1] = 0; this->a[4] = 0; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
+	this->a[0] = 0x0120; this->a[1] = 0xb80d; this->a[2] = 0x0000; this->a[3] = 0x0000;
+	this->a[4] = 0x0100; this->a[5] = 0x0000; this->a[6] = 0x0000; this->a[7] = 0x0100;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[1] = 0x0000; this->a[4] = 0x0000; this->a[7] = 0x0000;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
 	this->a[7] = 0x0100;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0x0100; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0x0100; this->a[1] = 0; this->a[2] = 0x0200; this->a[3] = 0;
-	this->a[4] = 0x0300; this->a[5] = 0; this->a[6] = 0x0400; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0100; this->a[7] = 0x0000;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[2] = 0x0200; this->a[4] = 0x0300; this->a[6] = 0x0400;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
 	this->a[1] = 0xcdab; this->a[3] = 0x1000; this->a[5] = 0x0001; this->a[7] = 0x0f00;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0; this->a[1] = 0; this->a[2] = 0; this->a[3] = 0;
-	this->a[4] = 0; this->a[5] = 0xffff; this->a[6] = 0x000a; this->a[7] = 0x0101;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[1] = 0x0100; this->a[2] = 0x0100; this->a[4] = 0x0100; this->a[5] = 0; this->a[6] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0x0120; this->a[1] = 0xb80d; this->a[2] = 0; this->a[3] = 0;
-	this->a[4] = 0x0100; this->a[5] = 0; this->a[6] = 0; this->a[7] = 0x0100;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0; this->a[1] = 0; this->a[4] = 0; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[7] = 0x0100;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0x0100; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0x0100; this->a[1] = 0; this->a[2] = 0x0200; this->a[3] = 0;
-	this->a[4] = 0x0300; this->a[5] = 0; this->a[6] = 0x0400; this->a[7] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[1] = 0xcdab; this->a[3] = 0x1000; this->a[5] = 0x0001; this->a[7] = 0x0f00;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[0] = 0; this->a[1] = 0; this->a[2] = 0; this->a[3] = 0;
-	this->a[4] = 0; this->a[5] = 0xffff; this->a[6] = 0x000a; this->a[7] = 0x0101;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
-	this->a[1] = 0x0100; this->a[2] = 0x0100; this->a[4] = 0x0100; this->a[5] = 0; this->a[6] = 0;
-	printf("%s\n", inet_ntoa6((in6_addr_t *)this->a));
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[1] = 0x0000; this->a[2] = 0x0000; this->a[3] = 0x0000;
+	this->a[4] = 0x0000; this->a[5] = 0xffff; this->a[6] = 0x000a; this->a[7] = 0x0101;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[1] = 0x0100; this->a[2] = 0x0100; this->a[4] = 0x0100; this->a[5] = 0x0000;
+	this->a[6] = 0x0000;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x80fe; this->a[1] = 0x0000; this->a[2] = 0x0000; this->a[4] = 0x0202;
+	this->a[5] = 0xffb3; this->a[6] = 0x1efe; this->a[7] = 0x2983;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[2] = 0x0100; this->a[4] = 0x0000; this->a[5] = 0x0000;
+	this->a[6] = 0x0100; this->a[7] = 0x0000;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0100; this->a[2] = 0x0000; this->a[3] = 0x0100; this->a[7] = 0x0100;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[3] = 0x0000; this->a[6] = 0xa8c0;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0xffff; this->a[1] = 0xffff; this->a[2] = 0xffff; this->a[3] = 0xffff;
+	this->a[4] = 0xffff; this->a[5] = 0xffff; this->a[6] = 0xffff; this->a[7] = 0xffff;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[2] = 0x0000; this->a[3] = 0x0000; this->a[4] = 0x0000;
+	this->a[5] = 0x0000; this->a[6] = 0x0000; this->a[7] = 0x0000;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0010; this->a[1] = 0x0002; this->a[2] = 0x3000; this->a[3] = 0x0400;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
+	this->a[0] = 0x0000; this->a[1] = 0x0000; this->a[2] = 0x0000; this->a[3] = 0x0000;
+	this->a[5] = 0xfeff; this->a[6] = 0x000a; this->a[7] = 0x0101;
+	printf("%s %s\n", inet_ntoa6((in6_addr_t *)this->a), inet_ntop(AF_INET6, (void *)this->a));
 	exit(0);
 }
