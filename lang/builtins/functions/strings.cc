@@ -84,18 +84,25 @@ class Substr : public StringFunction {
     Value s = text_arg(l, call, 0);
     llvm::Value* length = l.strings.length(s);
     llvm::Value* index = l.exprs.eval_int(*call.operand(1));
-    // A negative index counts from the end; a start past the end gives "".
-    llvm::Value* from_end = b.CreateAdd(length, index);
-    llvm::Value* start =
-        b.CreateSelect(b.CreateICmpSLT(index, ir.const64(0)),
-                       b.CreateSelect(b.CreateICmpSLT(from_end, ir.const64(0)), ir.const64(0), from_end), index);
-    llvm::Value* end = length;
-    if (call.operands.size() > 2) {
-      llvm::Value* count = l.exprs.eval_int(*call.operand(2));
-      llvm::Value* wanted = b.CreateSelect(b.CreateICmpSLT(count, ir.const64(0)), b.CreateAdd(length, count),
-                                           b.CreateAdd(start, count));
-      end = b.CreateSelect(b.CreateICmpSLT(wanted, length), wanted, length);
-    }
+    llvm::Value* zero = ir.const64(0);
+    auto less = [&](llvm::Value* a, llvm::Value* c) { return b.CreateICmpSLT(a, c); };
+    // DTrace's rules: a negative index counts from the end; one still before the start takes
+    // what it lacks off the length (when that leaves any); a start past the end gives ""; a
+    // negative length leaves that many bytes off the end. Without a length, the rest.
+    llvm::Value* count = call.operands.size() > 2 ? l.exprs.eval_int(*call.operand(2))
+                                                  : ir.const64(int64_t(l.program.options.strsize()));
+    llvm::Value* negative = less(index, zero);
+    index = b.CreateSelect(negative, b.CreateAdd(index, length), index);
+    llvm::Value* before_start = b.CreateAnd(b.CreateAnd(negative, less(index, zero)),
+                                            less(zero, b.CreateAdd(index, count)));
+    count = b.CreateSelect(before_start, b.CreateAdd(count, index), count);
+    index = b.CreateSelect(before_start, zero, index);
+    llvm::Value* empty = b.CreateOr(less(index, zero), b.CreateNot(less(index, length)));
+    count = b.CreateSelect(less(count, zero), b.CreateSub(b.CreateAdd(count, length), index), count);
+    count = b.CreateSelect(b.CreateOr(empty, less(count, zero)), zero, count);
+    llvm::Value* start = b.CreateSelect(empty, zero, index);
+    llvm::Value* wanted = b.CreateAdd(start, count);
+    llvm::Value* end = b.CreateSelect(less(wanted, length), wanted, length);
     return l.strings.copy_range(s, start, end);
   }
 };
