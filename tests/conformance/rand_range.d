@@ -1,0 +1,75 @@
+/*
+ * rand() is in DTrace's range, [0, 1771875): never negative, even kept in an int (32 draws).
+ */
+#pragma D option quiet
+
+BEGIN
+{
+	bad = 0;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	this->r = rand();
+	bad += this->r < 0 || this->r >= 1771875;
+	printf("%d out of range\n", bad);
+	exit(0);
+}
