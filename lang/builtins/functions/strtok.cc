@@ -3,8 +3,9 @@
 // left the value is DTrace's NULL string (`strtok(NULL, ",") == NULL`; printing it is a fault).
 // As in DTrace for Linux, the text being tokenised and the position in it are kept per CPU: a
 // copy of s (strsize bytes) and an offset, in a per-CPU map that outlives the firing.
-#include <bit>
 #include <linux/bpf.h>
+
+#include <bit>
 
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
@@ -31,7 +32,8 @@ class Strtok : public Subroutine {
     const Type* text = call->operand(0)->type;
     if (text->is_char_sequence()) c.to_string(call->operands[0]);
     if (!is_null_constant(*call->operand(0)) && !call->operand(0)->type->is_string())
-      fail(call->operand(0)->loc, ErrTag::D_PROTO_ARG, "strtok() argument must be a string or NULL, not " + type_name(text));
+      fail(call->operand(0)->loc, ErrTag::D_PROTO_ARG,
+           "strtok() argument must be a string or NULL, not " + type_name(text));
     check_string_arg(c, *call, 1);
     call->type = c.types().string_type();
   }
@@ -55,12 +57,32 @@ class Strtok : public Subroutine {
     }
     Value delimiters = l.strings.from(l.exprs.eval(*call.operand(1)));
     llvm::Value* map_bits = delimiter_map(l, delimiters);
-    auto byte_at = [&](llvm::Value* at) {
-      llvm::Value* masked = b.CreateAnd(at, ir.const64(static_cast<int64_t>(area - 1)));
-      return b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), text, masked)), ir.i64());
+    Value out = l.strings.fresh();
+    // The scans run in bpf_loop() callbacks, which the verifier checks once: written out in the
+    // program, each byte's exit was a branch it kept for later, and a few calls at a large
+    // strsize passed its limit. They share their state through scratch: where the scan began and
+    // where it stopped.
+    enum Word : uint64_t { kBegin, kStop, kWords };
+    llvm::Value* words = l.firing.scratch(kWords * 8);
+    auto word = [&](llvm::Value* base, Word w) { return ir.offset_ptr(base, w * 8); };
+    auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), ir.ptr(), ir.ptr()});
+    llvm::Value* context = ir.entry_alloca(type);
+    b.CreateLifetimeStart(context);
+    for (auto [field, pointer] : {std::pair{0u, text}, {1u, map_bits}, {2u, out.v}, {3u, words}})
+      b.CreateStore(pointer, b.CreateStructGEP(type, context, field));
+    struct Fields {
+      llvm::Value *text, *map_bits, *out, *words;
     };
-    auto delimiter_bit = [&](llvm::Value* byte) {  // byte < 256: byte >> 3 is within the map
-      llvm::Value* bits = b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), map_bits, b.CreateLShr(byte, 3)));
+    auto fields = [&](llvm::Value* c) {
+      auto at = [&](unsigned f) { return b.CreateLoad(ir.ptr(), b.CreateStructGEP(type, c, f)); };
+      return Fields{at(0), at(1), at(2), at(3)};
+    };
+    auto byte_at = [&](llvm::Value* in_text, llvm::Value* at) {
+      llvm::Value* masked = b.CreateAnd(at, ir.const64(static_cast<int64_t>(area - 1)));
+      return b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), in_text, masked)), ir.i64());
+    };
+    auto delimiter_bit = [&](llvm::Value* bits_map, llvm::Value* byte) {  // byte < 256: byte >> 3 is within the map
+      llvm::Value* bits = b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), bits_map, b.CreateLShr(byte, 3)));
       return b.CreateAnd(b.CreateLShr(b.CreateZExt(bits, ir.i64()), b.CreateAnd(byte, 7)), 1);
     };
     // One test per byte: the NUL's bit is clear while skipping (a NUL stops it) and set while
@@ -71,29 +93,34 @@ class Strtok : public Subroutine {
     };
     // Skip the delimiters, up to the first other byte or the NUL (the text's last byte is one,
     // and the scan meets it before a masked offset could wrap).
-    llvm::Value* from = b.CreateLoad(ir.i64(), position);
-    llvm::Value* start = ir.stack_slot();
-    b.CreateStore(ir.const64(static_cast<int64_t>(strsize - 1)), start);
-    llvm::BasicBlock* skipped = ir.new_block("strtok.skipped");
+    b.CreateStore(b.CreateLoad(ir.i64(), position), word(words, kBegin));
+    b.CreateStore(ir.const64(static_cast<int64_t>(strsize - 1)), word(words, kStop));
     set_nul_bit(false);
-    l.strings.loop(strsize, skipped, [&](llvm::Value* i) {
-      llvm::Value* at = b.CreateAdd(from, i);
-      l.strings.leave_when(b.CreateICmpEQ(delimiter_bit(byte_at(at)), ir.const64(0)), start, at, skipped);
+    l.strings.callback_loop(strsize, context, "strtok_skip", [&](llvm::Value* i, llvm::Value* c) {
+      Fields f = fields(c);
+      llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), word(f.words, kBegin)), i);
+      llvm::Value* found = b.CreateICmpEQ(delimiter_bit(f.map_bits, byte_at(f.text, at)), ir.const64(0));
+      ir.when(found, [&] { b.CreateStore(at, word(f.words, kStop)); });
+      return ir.widen(found);
     });
-    llvm::Value* first = b.CreateLoad(ir.i64(), start);
+    llvm::Value* first = b.CreateLoad(ir.i64(), word(words, kStop));
     // The token runs to the next delimiter or the NUL.
-    Value out = l.strings.fresh();
-    llvm::Value* end = ir.stack_slot();
-    b.CreateStore(b.CreateAdd(first, ir.const64(static_cast<int64_t>(strsize - 1))), end);
-    llvm::BasicBlock* copied = ir.new_block("strtok.copied");
+    b.CreateStore(first, word(words, kBegin));
+    b.CreateStore(b.CreateAdd(first, ir.const64(static_cast<int64_t>(strsize - 1))), word(words, kStop));
     set_nul_bit(true);
-    l.strings.loop(strsize - 1, copied, [&](llvm::Value* i) {
-      llvm::Value* at = b.CreateAdd(first, i);
-      llvm::Value* byte = byte_at(at);
-      l.strings.leave_when(b.CreateICmpNE(delimiter_bit(byte), ir.const64(0)), end, at, copied);
-      b.CreateStore(b.CreateTrunc(byte, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out.v, i));
+    l.strings.callback_loop(strsize - 1, context, "strtok_copy", [&](llvm::Value* i, llvm::Value* c) {
+      Fields f = fields(c);
+      llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), word(f.words, kBegin)), i);
+      llvm::Value* byte = byte_at(f.text, at);
+      llvm::Value* ends = b.CreateICmpNE(delimiter_bit(f.map_bits, byte), ir.const64(0));
+      ir.when(ends, [&] { b.CreateStore(at, word(f.words, kStop)); });
+      ir.when(b.CreateNot(ends), [&] {
+        b.CreateStore(b.CreateTrunc(byte, ir.i8()), b.CreateInBoundsGEP(ir.i8(), f.out, ir.bounded(i, strsize - 1)));
+      });
+      return ir.widen(ends);
     });
-    llvm::Value* last = b.CreateLoad(ir.i64(), end);
+    b.CreateLifetimeEnd(context);
+    llvm::Value* last = b.CreateLoad(ir.i64(), word(words, kStop));
     b.CreateStore(last, position);
     ir.when(b.CreateICmpEQ(last, first), [&] { l.strings.mark_null(out); });
     return {out.v, call.type, out.capacity};
