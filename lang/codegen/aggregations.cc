@@ -49,7 +49,7 @@ void aggregate(Lowering& l, const lang::Stmt& stmt) {
   llvm::BasicBlock* from = b.GetInsertBlock();
   b.CreateCondBr(b.CreateICmpNE(found, ir.const64(0)), update, create);
   b.SetInsertPoint(create);
-  ir.helper(BPF_FUNC_map_update_elem, {map, key, l.maps.zeroes(value_bytes), ir.const64(BPF_NOEXIST)});
+  ir.helper(BPF_FUNC_map_update_elem, {map, key, l.ir.zeroes(value_bytes), ir.const64(BPF_NOEXIST)});
   llvm::Value* created = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
   b.CreateCondBr(b.CreateICmpNE(created, ir.const64(0)), have, full);
   b.SetInsertPoint(have);

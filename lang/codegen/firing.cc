@@ -1,11 +1,10 @@
 #include "lang/codegen/firing.h"
 
 #include <linux/bpf.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <algorithm>
 #include <functional>
-
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/ir.h"
@@ -30,7 +29,8 @@ void Firing::begin_fault_handler(llvm::Function* function) {
   // It runs inside the faulting program, whose this-> and temporaries it must leave alone: its own
   // scratch comes after every program's.
   section_.clear();
-  start_function(function, [] { return nullptr; }, scratch_max_);
+  start_function(
+      function, [] { return nullptr; }, scratch_max_);
   fault_args_ = function->getArg(1);
 }
 
@@ -145,19 +145,27 @@ llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
   return l_.ir.offset_ptr(scratch_base(), offset);
 }
 
-llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map) {
+llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store) {
   Ir& ir = l_.ir;
   llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
   ir.b().SetInsertPoint(entry_check_);
   llvm::Value* key = ir.entry_alloca(ir.b().getInt32Ty());  // the checks may come after a filter
-  ir.b().CreateStore(ir.b().getInt32(0), key);
+  llvm::StoreInst* store = ir.b().CreateStore(ir.b().getInt32(0), key);
+  if (key_store) *key_store = store;
   llvm::Value* value = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
   entry_check_->setCondition(ir.b().CreateAnd(entry_check_->getCondition(), ir.b().CreateICmpNE(value, ir.const64(0))));
   return ir.b().CreateIntToPtr(value, ir.ptr());
 }
 
+llvm::Value* Firing::per_cpu_value(llvm::GlobalVariable* map) {
+  llvm::StoreInst* key_store = nullptr;
+  llvm::Value* value = entry_map_value(map, &key_store);
+  l_.maps.note_per_cpu_key(map, key_store);
+  return value;
+}
+
 llvm::Value* Firing::scratch_base() {
-  if (!scratch_base_) scratch_base_ = entry_map_value(l_.maps.scratch());
+  if (!scratch_base_) scratch_base_ = per_cpu_value(l_.maps.scratch());
   return scratch_base_;
 }
 
@@ -215,8 +223,8 @@ Firing::Stack Firing::stack(uint32_t frames, bool user) {
   const uint32_t extra = relays.empty() ? 0 : 2;
   llvm::Value* buffer = scratch(8 * uint64_t(frames + extra));
   const uint64_t flags = user ? uint64_t(BPF_F_USER_STACK) : tracepoint ? kTracerFrames : 0;
-  llvm::Value* bytes = ir.helper(BPF_FUNC_get_stack, {context_, buffer, ir.const64(8 * int64_t(frames + extra)),
-                                                      ir.const64(int64_t(flags))});
+  llvm::Value* bytes = ir.helper(
+      BPF_FUNC_get_stack, {context_, buffer, ir.const64(8 * int64_t(frames + extra)), ir.const64(int64_t(flags))});
   if (relays.empty()) return {buffer, bytes};
   auto is_relay = [&](uint64_t word) {
     llvm::Value* pc = b.CreateLoad(ir.i64(), ir.offset_ptr(buffer, 8 * word));
@@ -229,10 +237,12 @@ Firing::Stack Firing::stack(uint32_t frames, bool user) {
   llvm::Value* first = is_relay(0);
   llvm::Value* both = b.CreateAnd(first, is_relay(1));
   llvm::Value* skipped = b.CreateSelect(both, ir.const64(16), b.CreateSelect(first, ir.const64(8), ir.const64(0)));
-  llvm::Value* at = b.CreateSelect(both, ir.offset_ptr(buffer, 16), b.CreateSelect(first, ir.offset_ptr(buffer, 8), buffer));
+  llvm::Value* at =
+      b.CreateSelect(both, ir.offset_ptr(buffer, 16), b.CreateSelect(first, ir.offset_ptr(buffer, 8), buffer));
   // What the stack filled of the `frames` words from `at`.
   llvm::Value* filled = b.CreateSub(bytes, skipped);
-  filled = b.CreateSelect(b.CreateICmpSGT(filled, ir.const64(8 * int64_t(frames))), ir.const64(8 * int64_t(frames)), filled);
+  filled =
+      b.CreateSelect(b.CreateICmpSGT(filled, ir.const64(8 * int64_t(frames))), ir.const64(8 * int64_t(frames)), filled);
   filled = b.CreateSelect(b.CreateICmpSLT(bytes, ir.const64(0)), bytes, filled);
   return {at, filled};
 }
@@ -257,8 +267,9 @@ llvm::Value* Firing::thread_locals(bool shared) {
   if (thread_locals_) return thread_locals_;
   Ir& ir = l_.ir;
   auto lookup = [&] {
-    return ir.helper(BPF_FUNC_task_storage_get,
-                     {l_.maps.thread_locals(), ir.b().CreateIntToPtr(context_task(), ir.ptr()), ir.null(), ir.const64(0)});
+    return ir.helper(
+        BPF_FUNC_task_storage_get,
+        {l_.maps.thread_locals(), ir.b().CreateIntToPtr(context_task(), ir.ptr()), ir.null(), ir.const64(0)});
   };
   if (!shared || !thread_locals_cacheable_) return lookup();
   // One lookup per firing serves every read, made where the context task is.

@@ -3,6 +3,8 @@
 // probe's arguments.
 #pragma once
 
+#include <llvm/IR/Instructions.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -10,8 +12,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <llvm/IR/Instructions.h>
 
 #include "lang/codegen/hook.h"
 #include "lang/codegen/lowering.h"
@@ -32,8 +32,7 @@ class Firing {
   // it looks up (scratch, globals) is missing. this-> variables take the start of the scratch.
   // `filter`, when it gives a condition, is tested first: false ends the program before anything
   // else is done.
-  void begin_program(llvm::Function* function, const std::string& section,
-                     const std::function<llvm::Value*()>& filter);
+  void begin_program(llvm::Function* function, const std::string& section, const std::function<llvm::Value*()>& filter);
   // The fault handler (the ERROR clauses), a function of the context and the fault's arguments
   // (six 64-bit words) that programs call where a fault stops a clause.
   void begin_fault_handler(llvm::Function* function);
@@ -54,7 +53,7 @@ class Firing {
   llvm::Value* scratch_base();
   llvm::Value* globals_base();
   // The single value of per-CPU array `map` (a hook map); the program ends early without it.
-  llvm::Value* per_cpu_value(llvm::GlobalVariable* map) { return entry_map_value(map); }
+  llvm::Value* per_cpu_value(llvm::GlobalVariable* map);
   uint64_t scratch_high_water() const { return scratch_max_; }
   // The scratch the clause being emitted has taken so far: [start, end) offsets, the end being
   // that of the bytes last asked for (before rounding).
@@ -107,14 +106,14 @@ class Firing {
 
  private:
   void start_function(llvm::Function* function, const std::function<llvm::Value*()>& filter, uint64_t first_scratch);
-  llvm::Value* entry_map_value(llvm::GlobalVariable* map);
+  llvm::Value* entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store = nullptr);
   // The address ranges of the kernel functions between this program's tracepoint and
   // bpf_trace_run<N>(): __traceiter_<name>() and __bpf_trace_<name>(), those kallsyms lists.
   using AddressRanges = std::vector<std::pair<uint64_t, uint64_t>>;
   const AddressRanges& tracepoint_relays();
 
   Lowering& l_;
-  std::string section_;  // the program's section ("tp_btf/sched_switch")
+  std::string section_;                          // the program's section ("tp_btf/sched_switch")
   std::map<std::string, AddressRanges> relays_;  // by section
   // Per program.
   llvm::Value* context_ = nullptr;

@@ -1,5 +1,6 @@
 #include "lang/codegen/ir.h"
 
+#include <linux/bpf.h>
 #include <llvm/IR/InlineAsm.h>
 
 namespace dsched::codegen {
@@ -34,8 +35,8 @@ void Ir::in_subprogram(llvm::Function* fn, const std::function<void()>& body) {
 }
 
 llvm::GlobalVariable* Ir::rodata(llvm::Constant* init, const std::string& name) {
-  auto* global = new llvm::GlobalVariable(module_.module(), init->getType(), true, llvm::GlobalValue::InternalLinkage,
-                                          init, name);
+  auto* global =
+      new llvm::GlobalVariable(module_.module(), init->getType(), true, llvm::GlobalValue::InternalLinkage, init, name);
   global->setSection(".rodata");
   global->setAlignment(llvm::Align(8));
   return global;
@@ -100,17 +101,41 @@ llvm::Value* Ir::bounded(llvm::Value* index, uint64_t limit) {
 // work in chunks of 64 stores. Chunks of a large copy are volatile so that LLVM does not merge them
 // back into one.
 void Ir::copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n) {
+  if (n > kWrittenOutBytes) {
+    helper(BPF_FUNC_probe_read_kernel, {dst, const64(static_cast<int64_t>(n)), src});
+    return;
+  }
   uint64_t chunk = chunk_size();
   for (uint64_t done = 0; done < n; done += chunk)
-    b().CreateMemCpy(offset_ptr(dst, done), alignment(), offset_ptr(src, done), alignment(),
-                     std::min(chunk, n - done), /*isVolatile=*/n > chunk);
+    b().CreateMemCpy(offset_ptr(dst, done), alignment(), offset_ptr(src, done), alignment(), std::min(chunk, n - done),
+                     /*isVolatile=*/n > chunk);
 }
 
 void Ir::zero_bytes(llvm::Value* dst, uint64_t n) {
+  if (n > kWrittenOutBytes) {
+    copy_bytes(dst, zeroes(n), n);
+    return;
+  }
   uint64_t chunk = chunk_size();
   for (uint64_t done = 0; done < n; done += chunk)
     b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(chunk, n - done), alignment(),
                      /*isVolatile=*/n > chunk);
+}
+
+llvm::GlobalVariable* Ir::zeroes(uint64_t bytes) {
+  zeroes_size_ = std::max(zeroes_size_, bytes);
+  if (!zeroes_)
+    zeroes_ = new llvm::GlobalVariable(module_.module(), i8(), true, llvm::GlobalValue::InternalLinkage, b().getInt8(0),
+                                       "zeroes_placeholder");
+  return zeroes_;
+}
+
+void Ir::finish_zeroes() {
+  if (!zeroes_) return;
+  auto* zeroes = rodata(llvm::ConstantAggregateZero::get(llvm::ArrayType::get(i8(), zeroes_size_)), "zeroes");
+  zeroes_->replaceAllUsesWith(zeroes);
+  zeroes_->eraseFromParent();
+  zeroes_ = zeroes;
 }
 
 }  // namespace dsched::codegen

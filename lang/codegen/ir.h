@@ -2,11 +2,11 @@
 // helper calls, integer normalisation and memory copies the BPF back end accepts.
 #pragma once
 
+#include <llvm/IR/IRBuilder.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
-
-#include <llvm/IR/IRBuilder.h>
 
 #include "lang/codegen/bpf_module.h"
 #include "lang/types.h"
@@ -61,20 +61,28 @@ class Ir {
   // index, with a bound check below `limit` that survives optimisation (out of range: limit - 1).
   llvm::Value* bounded(llvm::Value* index, uint64_t limit);
 
-  // memcpy/memset of any size (the back end refuses large ones in one piece).
+  // memcpy/memset of any size: written out as stores up to kWrittenOutBytes, larger ones by a
+  // helper's copy (thousands of stores cost LLVM seconds and the verifier as many instructions).
   void copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n);
   void zero_bytes(llvm::Value* dst, uint64_t n);
+  // Read-only zeroes at least `bytes` long (new map values start from them); finish_zeroes()
+  // gives them their size once every use is known.
+  llvm::GlobalVariable* zeroes(uint64_t bytes);
+  void finish_zeroes();
   // Whole 8-byte words are copied when every string buffer is 8-byte aligned.
   bool word_aligned() const { return strsize_ % 8 == 0; }
 
  private:
   llvm::MaybeAlign alignment() const { return llvm::MaybeAlign(word_aligned() ? 8 : 1); }
   uint64_t chunk_size() const { return 64 * alignment()->value(); }
+  static constexpr uint64_t kWrittenOutBytes = 512;
 
   BpfModule& module_;
   uint64_t strsize_;
   llvm::Function* function_ = nullptr;
-  llvm::Value* bounded_slot_ = nullptr;  // bounded()'s stack word in function_
+  llvm::Value* bounded_slot_ = nullptr;     // bounded()'s stack word in function_
+  llvm::GlobalVariable* zeroes_ = nullptr;  // a placeholder until finish_zeroes()
+  uint64_t zeroes_size_ = 8;
 };
 
 }  // namespace dsched::codegen

@@ -1,7 +1,9 @@
 #include "lang/codegen/maps.h"
 
-#include <algorithm>
+#include <bpf/libbpf.h>
 #include <linux/bpf.h>
+
+#include <algorithm>
 
 #include "lang/builtins/builtin.h"
 #include "lang/codegen/firing.h"
@@ -63,7 +65,8 @@ std::vector<uint64_t> bounded_keys(const lang::Program& program) {
 uint64_t Maps::storage_size(const lang::Type* type) { return type->is_scalar() ? 8 : round8(type->size); }
 
 uint64_t Maps::integer_key_width(const std::vector<const lang::Type*>& types) {
-  bool narrow = std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_integer() && t->size <= 4; });
+  bool narrow =
+      std::all_of(types.begin(), types.end(), [](const lang::Type* t) { return t->is_integer() && t->size <= 4; });
   return narrow ? 4 : 8;
 }
 
@@ -100,19 +103,18 @@ void Maps::define() {
   // Under bufpolicy=ring, bufsize bounds what each CPU keeps in user space (runtime/record_ring.h);
   // the kernel's buffer only carries records there and must not drop them: at least the default.
   int64_t transport = options.number("bufsize");
-  if (options.text("bufpolicy") == "ring")
-    transport = std::max(transport, abi::find_option("bufsize")->default_number);
+  if (options.text("bufpolicy") == "ring") transport = std::max(transport, abi::find_option("bufsize")->default_number);
   MapSpec events{"events", BPF_MAP_TYPE_RINGBUF, ring_size(transport), 0, 0, 0, false};
   events_ = module.define_map(events);
   // The kernel zeroes the ring's pages as it creates it (a millisecond for the default 4 MB).
   shapes_.push_back({events.name, events.type, events.key_size, events.value_size, events.max_entries, events.flags});
-  drops_ = module.define_map({"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4,
-                              8, 0, false});
+  drops_ = module.define_map(
+      {"drops", BPF_MAP_TYPE_PERCPU_ARRAY, static_cast<uint32_t>(abi::DropCounter::Count), 4, 8, 0, false});
   globals_ = module.define_map({"globals", BPF_MAP_TYPE_ARRAY, 1, 4, static_cast<uint32_t>(globals_size_), 0, false});
   if (std::any_of(program.thread_locals.begin(), program.thread_locals.end(),
                   [](const lang::Variable& var) { return var.key_types.empty(); }))
-    self_ = module.define_map({"self_vars", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, static_cast<uint32_t>(self_size_),
-                               BPF_F_NO_PREALLOC, true});
+    self_ = module.define_map(
+        {"self_vars", BPF_MAP_TYPE_TASK_STORAGE, 0, 4, static_cast<uint32_t>(self_size_), BPF_F_NO_PREALLOC, true});
   uint64_t dynvarsize = static_cast<uint64_t>(options.number("dynvarsize"));
   auto define_assoc = [&](const lang::Variable& var, const char* prefix, uint64_t leading_bytes) {
     if (var.key_types.empty()) return;
@@ -123,21 +125,16 @@ void Maps::define() {
     assoc_[{var.scope, var.id}] =
         module.define_map({prefix + var.name, BPF_MAP_TYPE_HASH, entries, static_cast<uint32_t>(key_bytes),
                            static_cast<uint32_t>(storage_size(var.type)), 0, false});
-    zeroes_size_ = std::max(zeroes_size_, storage_size(var.type));
+    l_.ir.zeroes(storage_size(var.type));
   };
   for (const lang::Variable& var : program.globals) define_assoc(var, "var_", 0);
   for (const lang::Variable& var : program.thread_locals) define_assoc(var, "self_", kThreadKeyBytes);
   if (program.uses_speculation)
-    speculations_ = module.define_map({"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4,
-                                       8, 0, false});
-  zeroes_size_ = std::max(zeroes_size_, options.strsize());  // an absent string variable reads from them
-  auto placeholder = [&](const char* name, bool constant) {
-    return new llvm::GlobalVariable(module.module(), l_.ir.i8(), constant,
-                                    constant ? llvm::GlobalValue::InternalLinkage : llvm::GlobalValue::ExternalLinkage,
-                                    l_.ir.b().getInt8(0), name);
-  };
-  scratch_ = placeholder("scratch_placeholder", false);
-  zeroes_ = placeholder("zeroes_placeholder", true);
+    speculations_ = module.define_map(
+        {"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4, 8, 0, false});
+  l_.ir.zeroes(options.strsize());  // an absent string variable reads from them
+  scratch_ = new llvm::GlobalVariable(module.module(), l_.ir.i8(), false, llvm::GlobalValue::ExternalLinkage,
+                                      l_.ir.b().getInt8(0), "scratch_placeholder");
   define_aggregations();
 }
 
@@ -164,33 +161,60 @@ void Maps::define_aggregations() {
                                    agg.name + " takes " + std::to_string(entry) + " bytes)",
                                false);
     if (spec.keys.empty()) {
-      aggregations_.push_back(module.define_map({name, BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
-                                                 static_cast<uint32_t>(value_size), 0, false}));
+      aggregations_.push_back(
+          module.define_map({name, BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, static_cast<uint32_t>(value_size), 0, false}));
     } else {
       uint64_t limit = l_.program.options.is_set("aggsize") ? 1 << 20 : kDefaultAggregationKeys;
       uint32_t entries = static_cast<uint32_t>(std::clamp<uint64_t>(aggsize / entry, 1, limit));
       // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would
       // cost start-up time and memory for nothing.
       if (uint64_t keys = bounded[size_t(agg.id)]) entries = static_cast<uint32_t>(std::min<uint64_t>(entries, keys));
-      MapSpec map{name, BPF_MAP_TYPE_PERCPU_HASH, entries, static_cast<uint32_t>(spec.key_size()),
-                  static_cast<uint32_t>(value_size), 0, false};
+      MapSpec map{name,
+                  BPF_MAP_TYPE_PERCPU_HASH,
+                  entries,
+                  static_cast<uint32_t>(spec.key_size()),
+                  static_cast<uint32_t>(value_size),
+                  0,
+                  false};
       aggregations_.push_back(module.define_map(map));
       shapes_.push_back({map.name, map.type, map.key_size, map.value_size, map.max_entries, map.flags});
     }
-    zeroes_size_ = std::max(zeroes_size_, value_size);
+    l_.ir.zeroes(value_size);
     specs_.push_back(std::move(spec));
   }
 }
 
 llvm::GlobalVariable* Maps::hook_map(const MapSpec& spec) {
   auto [it, inserted] = hook_maps_.try_emplace(spec.name, nullptr);
-  if (inserted) it->second = l_.ir.module().define_map(spec);
+  if (inserted) {
+    MapSpec defined = spec.type == BPF_MAP_TYPE_PERCPU_ARRAY ? per_cpu_array(spec) : spec;
+    it->second = l_.ir.module().define_map(defined);
+    if (defined.type != spec.type) cpu_indexed_.insert(it->second);
+  }
   return it->second;
 }
 
-llvm::GlobalVariable* Maps::zeroes(uint64_t bytes) {
-  zeroes_size_ = std::max(zeroes_size_, bytes);
-  return zeroes_;
+MapSpec Maps::per_cpu_array(MapSpec spec) {
+  constexpr uint64_t kLargestPerCpuValue = 32768;
+  spec.value_size = (std::max<uint32_t>(spec.value_size, 8) + 7) & ~7u;
+  if (spec.value_size <= kLargestPerCpuValue) return spec;
+  spec.type = BPF_MAP_TYPE_ARRAY;
+  spec.max_entries = static_cast<uint32_t>(std::max(libbpf_num_possible_cpus(), 1));
+  return spec;
+}
+
+void Maps::note_per_cpu_key(llvm::GlobalVariable* map, llvm::StoreInst* key_store) {
+  if (cpu_indexed_.count(map))
+    key_by_cpu(key_store);
+  else if (map == scratch_)
+    scratch_keys_.push_back(key_store);
+}
+
+void Maps::key_by_cpu(llvm::StoreInst* key_store) {
+  llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
+  l_.ir.b().SetInsertPoint(key_store);
+  llvm::Value* cpu = l_.ir.helper(BPF_FUNC_get_smp_processor_id, {});
+  key_store->setOperand(0, l_.ir.b().CreateTrunc(cpu, l_.ir.b().getInt32Ty()));
 }
 
 llvm::Value* Maps::index_key(uint32_t index) {
@@ -206,24 +230,25 @@ llvm::Value* Maps::index_key(uint32_t index) {
 void Maps::count_drop(abi::DropCounter counter) {
   Ir& ir = l_.ir;
   llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, index_key(static_cast<uint32_t>(counter))});
-  ir.when(ir.b().CreateICmpNE(slot, ir.const64(0)), [&] {
-    llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
-    ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);
-  }, "drop");
+  ir.when(
+      ir.b().CreateICmpNE(slot, ir.const64(0)),
+      [&] {
+        llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
+        ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);
+      },
+      "drop");
 }
 
 void Maps::finish(uint64_t scratch_bytes) {
-  BpfModule& module = l_.ir.module();
-  auto* scratch = module.define_map({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4,
-                                     static_cast<uint32_t>(std::max<uint64_t>(scratch_bytes, 8)), 0, false});
+  MapSpec spec =
+      per_cpu_array({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, static_cast<uint32_t>(scratch_bytes), 0, false});
+  auto* scratch = l_.ir.module().define_map(spec);
+  if (spec.type != BPF_MAP_TYPE_PERCPU_ARRAY)
+    for (llvm::StoreInst* key_store : scratch_keys_) key_by_cpu(key_store);
   scratch_->replaceAllUsesWith(scratch);
   scratch_->eraseFromParent();
   scratch_ = scratch;
-  auto* zero_type = llvm::ArrayType::get(l_.ir.i8(), zeroes_size_);
-  auto* zeroes = l_.ir.rodata(llvm::ConstantAggregateZero::get(zero_type), "zeroes");
-  zeroes_->replaceAllUsesWith(zeroes);
-  zeroes_->eraseFromParent();
-  zeroes_ = zeroes;
+  l_.ir.finish_zeroes();
 }
 
 }  // namespace dsched::codegen

@@ -3,12 +3,14 @@
 // hooks ask for. Also where each D variable lives in them.
 #pragma once
 
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
-
-#include <llvm/IR/GlobalVariable.h>
 
 #include "abi/aggregation.h"
 #include "abi/compiled_program.h"
@@ -26,6 +28,9 @@ class Maps {
   void define();
   // Declares the scratch map (sized now that every program's use is known) and the zeroes.
   void finish(uint64_t scratch_bytes);
+  // Where a program stores the key (0) of a per-CPU array's element: an array whose values are too
+  // large for per-CPU storage is found by the CPU's number instead (for scratch, known at finish()).
+  void note_per_cpu_key(llvm::GlobalVariable* map, llvm::StoreInst* key_store);
   // A map a hook needs (created on first request; the same name returns the same map).
   llvm::GlobalVariable* hook_map(const MapSpec& spec);
   // Counts a drop in the per-CPU drop counters.
@@ -33,8 +38,6 @@ class Maps {
   // A 4-byte key holding `index`, on the stack of the function being emitted (one place per
   // function, good until the next call): the key of an array map's element.
   llvm::Value* index_key(uint32_t index);
-  // Read-only zeroes at least `bytes` long (new map values start from them).
-  llvm::GlobalVariable* zeroes(uint64_t bytes);
 
   // Bytes a D value occupies in variable storage: integers and pointers take a 64-bit word,
   // strings, structs and arrays their size rounded up to words.
@@ -51,9 +54,7 @@ class Maps {
   llvm::GlobalVariable* scratch() const { return scratch_; }
   llvm::GlobalVariable* speculations() const { return speculations_; }
   // The hash map of an associative array; a thread-local one's keys start with the thread's id.
-  llvm::GlobalVariable* associative_array(const lang::Variable& var) const {
-    return assoc_.at({var.scope, var.id});
-  }
+  llvm::GlobalVariable* associative_array(const lang::Variable& var) const { return assoc_.at({var.scope, var.id}); }
   static constexpr uint64_t kThreadKeyBytes = 8;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
@@ -67,6 +68,10 @@ class Maps {
   uint64_t clause_locals_size() const { return this_size_; }
 
  private:
+  // A per-CPU array's spec, or, for values over the kernel's 32 KiB limit, an array with an
+  // element per CPU, which serves the same way.
+  static MapSpec per_cpu_array(MapSpec spec);
+  void key_by_cpu(llvm::StoreInst* key_store);
   void layout_variables();
   void define_aggregations();
 
@@ -76,12 +81,12 @@ class Maps {
   llvm::GlobalVariable* globals_ = nullptr;
   llvm::GlobalVariable* self_ = nullptr;
   llvm::GlobalVariable* speculations_ = nullptr;
-  // The scratch map and the zeroes are sized after lowering: placeholders stand in until then.
+  // The scratch map is sized after lowering: a placeholder stands in until then.
   llvm::GlobalVariable* scratch_ = nullptr;
-  llvm::GlobalVariable* zeroes_ = nullptr;
-  uint64_t zeroes_size_ = 8;
+  std::vector<llvm::StoreInst*> scratch_keys_;
+  std::set<llvm::GlobalVariable*> cpu_indexed_;                            // hook maps keyed by the CPU's number
   std::map<std::pair<lang::VarScope, int>, llvm::GlobalVariable*> assoc_;  // by scope and variable id
-  std::vector<llvm::GlobalVariable*> aggregations_;  // by aggregation id
+  std::vector<llvm::GlobalVariable*> aggregations_;                        // by aggregation id
   std::vector<abi::AggregationSpec> specs_;
   std::vector<abi::MapShape> shapes_;
   std::map<std::string, llvm::GlobalVariable*> hook_maps_;

@@ -180,7 +180,7 @@ void Records::lead_with_process(llvm::Value* slot) {
   llvm::Value* known = b.CreateICmpNE(ir.helper(BPF_FUNC_map_lookup_elem, {seen, key}), ir.const64(0));
   ir.when(b.CreateNot(known), [&] {
     llvm::Value* first = b.CreateICmpEQ(
-        ir.helper(BPF_FUNC_map_update_elem, {seen, key, l_.maps.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
+        ir.helper(BPF_FUNC_map_update_elem, {seen, key, l_.ir.zeroes(8), ir.const64(BPF_NOEXIST)}), ir.const64(0));
     ir.when(first, [&] {
       llvm::Value* announce = l_.firing.scratch(sizeof(abi::ProcessRecord));
       b.CreateStore(b.getInt32(abi::kProcessEpid), ir.offset_ptr(announce, offsetof(abi::RecordHeader, epid)));

@@ -1,7 +1,8 @@
 #include "lang/codegen/strings.h"
 
-#include <algorithm>
 #include <linux/bpf.h>
+
+#include <algorithm>
 
 #include "lang/codegen/firing.h"
 #include "lang/diagnostics.h"
@@ -80,30 +81,21 @@ llvm::Value* Strings::compare(const Value& left, const Value& right) {
   auto& b = ir.b();
   // Compare the common capacity; a longer buffer's next byte decides whether it holds more text.
   uint64_t n = std::min(left.capacity, right.capacity);
-  llvm::Value* result = ir.stack_slot();
-  b.CreateStore(ir.const64(0), result);
-  llvm::BasicBlock* done = ir.new_block("strcmp.done");
-  llvm::BasicBlock* tail = ir.new_block("strcmp.tail");
-  loop(n, tail, [&](llvm::Value* i) {
-    llvm::Value* a = b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), left.v, i)), ir.i64());
-    llvm::Value* c = b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), right.v, i)), ir.i64());
-    b.CreateStore(b.CreateSub(a, c), result);
-    llvm::BasicBlock* same = ir.new_block("strcmp.same");
-    llvm::BasicBlock* ended = ir.new_block("strcmp.ended");
-    b.CreateCondBr(b.CreateICmpNE(a, c), done, same);
-    b.SetInsertPoint(same);
-    b.CreateCondBr(b.CreateICmpEQ(a, ir.const64(0)), done, ended);
-    b.SetInsertPoint(ended);
-  });
-  b.SetInsertPoint(tail);
-  if (left.capacity != right.capacity) {
-    const Value& longer = left.capacity > right.capacity ? left : right;
-    llvm::Value* next = b.CreateZExt(b.CreateLoad(ir.i8(), ir.offset_ptr(longer.v, n)), ir.i64());
-    b.CreateStore(left.capacity > right.capacity ? next : b.CreateNeg(next), result);
-  }
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  return b.CreateLoad(ir.i64(), result);
+  enum Word { kDifference, kDecided };
+  std::vector<llvm::Value*> words =
+      scan(n, "strcmp", {left.v, right.v}, {ir.const64(0), ir.const64(0)}, [&](llvm::Value* i, const ScanView& v) {
+        llvm::Value* a = byte_at({v.pointers[0], left.type, left.capacity}, i);
+        llvm::Value* c = byte_at({v.pointers[1], right.type, right.capacity}, i);
+        llvm::Value* decided = b.CreateOr(b.CreateICmpNE(a, c), b.CreateICmpEQ(a, ir.const64(0)));
+        b.CreateStore(b.CreateSub(a, c), v.words[kDifference]);
+        b.CreateStore(ir.widen(decided), v.words[kDecided]);
+        return decided;
+      });
+  if (left.capacity == right.capacity) return words[kDifference];
+  const Value& longer = left.capacity > right.capacity ? left : right;
+  llvm::Value* next = b.CreateZExt(b.CreateLoad(ir.i8(), ir.offset_ptr(longer.v, n)), ir.i64());
+  return b.CreateSelect(ir.truth(words[kDecided]), words[kDifference],
+                        left.capacity > right.capacity ? next : b.CreateNeg(next));
 }
 
 llvm::Value* Strings::length(const Value& s) {
@@ -126,8 +118,8 @@ Value Strings::join(const Value& a, const Value& b) {
   uint64_t first = std::min(a.capacity, n);
   llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str, {out, ir.const64(static_cast<int64_t>(first)), a.v});
   llvm::Value* at = ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), n);
-  ir.helper(BPF_FUNC_probe_read_kernel_str,
-            {ir.b().CreateInBoundsGEP(ir.i8(), out, at), ir.const64(static_cast<int64_t>(std::min(b.capacity, n))), b.v});
+  ir.helper(BPF_FUNC_probe_read_kernel_str, {ir.b().CreateInBoundsGEP(ir.i8(), out, at),
+                                             ir.const64(static_cast<int64_t>(std::min(b.capacity, n))), b.v});
   ir.b().CreateStore(ir.b().getInt8(0), ir.offset_ptr(out, n - 1));
   ir.zero_bytes(ir.offset_ptr(out, n), n);  // what ran past the cut is not part of the text
   return {out, l_.program.types->string_type(), n};
@@ -158,22 +150,23 @@ Value Strings::copy_range(const Value& src, llvm::Value* from, llvm::Value* to) 
 llvm::Value* Strings::find_byte(const Value& s, llvm::Value* c, bool last) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
-  llvm::Value* found = ir.stack_slot();
-  b.CreateStore(ir.const64(-1), found);
-  llvm::BasicBlock* done = ir.new_block("find.done");
-  loop(s.capacity, done, [&](llvm::Value* i) {
-    llvm::Value* byte = byte_at(s, i);
-    llvm::BasicBlock* more = ir.new_block("find.more");
-    b.CreateCondBr(b.CreateICmpEQ(byte, ir.const64(0)), done, more);
-    b.SetInsertPoint(more);
-    llvm::Value* match = b.CreateICmpEQ(byte, b.CreateAnd(c, ir.const64(0xff)));
-    if (last)
-      ir.when(match, [&] { b.CreateStore(i, found); });
-    else
-      leave_when(match, found, i, done);
-  });
-  b.SetInsertPoint(done);
-  return b.CreateLoad(ir.i64(), found);
+  enum Word { kFound, kByte };
+  llvm::Value* wanted = b.CreateAnd(c, ir.const64(0xff));
+  return scan(s.capacity, last ? "find_last_byte" : "find_byte", {s.v}, {ir.const64(-1), wanted},
+              [&](llvm::Value* i, const ScanView& v) {
+                llvm::Value* byte = byte_at({v.pointers[0], s.type, s.capacity}, i);
+                llvm::Value* end = b.CreateICmpEQ(byte, ir.const64(0));
+                llvm::Value* match =
+                    b.CreateAnd(b.CreateNot(end), b.CreateICmpEQ(byte, b.CreateLoad(ir.i64(), v.words[kByte])));
+                ir.when(match, [&] { b.CreateStore(i, v.words[kFound]); });
+                return last ? end : b.CreateOr(end, match);
+              })[kFound];
+}
+
+std::vector<llvm::Value*> Strings::load_words(const std::vector<llvm::Value*>& slots) {
+  std::vector<llvm::Value*> values;
+  for (llvm::Value* slot : slots) values.push_back(l_.ir.b().CreateLoad(l_.ir.i64(), slot));
+  return values;
 }
 
 void Strings::leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit) {

@@ -3,11 +3,12 @@
 // string functions are built from.
 #pragma once
 
-#include <cstdint>
-#include <string>
-
 #include <linux/bpf.h>
 #include <llvm/IR/Instructions.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "lang/codegen/ir.h"
 #include "lang/codegen/lowering.h"
@@ -75,15 +76,72 @@ class Strings {
     Ir& ir = l_.ir;
     auto& b = ir.b();
     llvm::Function* callback = ir.module().declare_callback(name);
-    ir.in_subprogram(callback, [&] {
-      b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1)));
-    });
+    ir.in_subprogram(callback,
+                     [&] { b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1))); });
     ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(n)), callback, context, ir.const64(0)});
+  }
+  // What a scan's body works on: the caller's pointers, and i64 words it reads and writes through
+  // their slots. In a bpf_loop() callback both live in the callback's context, so the body must
+  // reach the caller's values through these alone.
+  struct ScanView {
+    std::vector<llvm::Value*> pointers;
+    std::vector<llvm::Value*> words;  // slots of i64
+  };
+  // Runs body(i, view) for i = 0, 1 ... n - 1 until it returns an i1 true, and gives the words'
+  // final values. Short scans are written out in the program, which is fastest; long ones run in a
+  // bpf_loop() callback, checked once by the verifier where a written-out loop costs it a state
+  // per byte (a few scans of a large strsize pass its limits).
+  template <typename Body>
+  std::vector<llvm::Value*> scan(uint64_t n, const char* name, const std::vector<llvm::Value*>& pointers,
+                                 const std::vector<llvm::Value*>& words, Body body) {
+    Ir& ir = l_.ir;
+    auto& b = ir.b();
+    ScanView view{pointers, {}};
+    if (n <= kWrittenOutScan) {
+      for (llvm::Value* initial : words) {
+        view.words.push_back(ir.stack_slot());
+        b.CreateStore(initial, view.words.back());
+      }
+      llvm::BasicBlock* done = ir.new_block(std::string(name) + ".done");
+      loop(n, done, [&](llvm::Value* i) {
+        llvm::BasicBlock* more = ir.new_block(std::string(name) + ".more");
+        b.CreateCondBr(body(i, view), done, more);
+        b.SetInsertPoint(more);
+      });
+      b.SetInsertPoint(done);
+      return load_words(view.words);
+    }
+    std::vector<llvm::Type*> fields(pointers.size(), ir.ptr());
+    fields.resize(pointers.size() + words.size(), ir.i64());
+    auto* type = llvm::StructType::get(b.getContext(), fields);
+    llvm::Value* context = ir.entry_alloca(type);
+    b.CreateLifetimeStart(context);  // calls in one program share its stack space
+    auto views = [&](llvm::Value* base, bool load_pointers) {
+      ScanView v;
+      for (unsigned k = 0; k < fields.size(); ++k) {
+        llvm::Value* field = b.CreateStructGEP(type, base, k);
+        if (k >= pointers.size())
+          v.words.push_back(field);
+        else
+          v.pointers.push_back(load_pointers ? b.CreateLoad(ir.ptr(), field) : field);
+      }
+      return v;
+    };
+    ScanView outside = views(context, false);
+    for (size_t k = 0; k < pointers.size(); ++k) b.CreateStore(pointers[k], outside.pointers[k]);
+    for (size_t k = 0; k < words.size(); ++k) b.CreateStore(words[k], outside.words[k]);
+    callback_loop(n, context, name, [&](llvm::Value* i, llvm::Value* c) { return ir.widen(body(i, views(c, true))); });
+    std::vector<llvm::Value*> results = load_words(outside.words);
+    b.CreateLifetimeEnd(context);
+    return results;
   }
   // Inside a loop's body: when `cond` holds, stores `value` into `slot` and leaves for `exit`.
   void leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit);
 
  private:
+  // Scans up to this many bytes are written out (execname, probefunc and short literals).
+  static constexpr uint64_t kWrittenOutScan = 64;
+  std::vector<llvm::Value*> load_words(const std::vector<llvm::Value*>& slots);
   uint64_t strsize() const { return l_.program.options.strsize(); }
   Lowering& l_;
 };

@@ -161,7 +161,7 @@ Variables::Slot Variables::slot(const lang::Expr& e, Access access) {
     llvm::GlobalVariable* map = l_.maps.associative_array(var);
     if (create)
       ir.helper(BPF_FUNC_map_update_elem,
-                {map, key, l_.maps.zeroes(Maps::storage_size(var.type)), ir.const64(BPF_NOEXIST)});
+                {map, key, l_.ir.zeroes(Maps::storage_size(var.type)), ir.const64(BPF_NOEXIST)});
     llvm::Value* element = ir.b().CreateIntToPtr(ir.helper(BPF_FUNC_map_lookup_elem, {map, key}), ir.ptr());
     auto* lookup = llvm::dyn_cast<llvm::Instruction>(element);
     if (access == Access::Read && lookup && std::find(keepable_.begin(), keepable_.end(), &e) != keepable_.end())
@@ -307,7 +307,7 @@ Value Variables::load(const lang::Expr& e) {
     if (!where.may_be_null) return read(ir.offset_ptr(where.base, where.offset), Field{var.type});
     llvm::Value* place = ir.stack_slot();
     with_slot(where, [&](llvm::Value* p) { b.CreateStore(p, place); },
-              [&] { b.CreateStore(l_.maps.zeroes(Maps::storage_size(var.type)), place); });
+              [&] { b.CreateStore(l_.ir.zeroes(Maps::storage_size(var.type)), place); });
     return read(b.CreateLoad(ir.ptr(), place), Field{var.type});
   }
   return read_scalar(where, var.type);

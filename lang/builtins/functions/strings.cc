@@ -8,12 +8,13 @@
 //   rindex(s, t [, start])     the last index of t in s at or before start, or -1
 //   toupper(s), tolower(s)     s with its ASCII letters in upper (lower) case
 //   strtoll(s [, base])        the integer s starts with, in base 2 to 36 (10 by default)
+#include "lang/codegen/strings.h"
+
 #include "lang/builtins/support.h"
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
-#include "lang/codegen/strings.h"
 
 namespace dsched::lang {
 namespace {
@@ -93,8 +94,8 @@ class Substr : public StringFunction {
                                                   : ir.const64(int64_t(l.program.options.strsize()));
     llvm::Value* negative = less(index, zero);
     index = b.CreateSelect(negative, b.CreateAdd(index, length), index);
-    llvm::Value* before_start = b.CreateAnd(b.CreateAnd(negative, less(index, zero)),
-                                            less(zero, b.CreateAdd(index, count)));
+    llvm::Value* before_start =
+        b.CreateAnd(b.CreateAnd(negative, less(index, zero)), less(zero, b.CreateAdd(index, count)));
     count = b.CreateSelect(before_start, b.CreateAdd(count, index), count);
     index = b.CreateSelect(before_start, zero, index);
     llvm::Value* empty = b.CreateOr(less(index, zero), b.CreateNot(less(index, length)));
@@ -120,78 +121,53 @@ class Strchr : public StringFunction {
 };
 
 // An i64 0/1: whether s holds the `needle_length` bytes of `needle` from byte `start` on, compared
-// in a loop of their own that stops at the needle's end or at the first difference.
+// in a scan of their own that stops at the needle's end or at the first difference.
 llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::Value* needle_length,
                         llvm::Value* start) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  enum Field : unsigned { kText, kNeedle, kNeedleLength, kStart, kMatched };
-  llvm::Type* i64 = ir.i64();
-  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64});
-  llvm::Value* context = ir.entry_alloca(type);
-  // The context lives only for this search: calls in one program share its stack space.
-  b.CreateLifetimeStart(context);
-  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
-  b.CreateStore(s.v, field(context, kText));
-  b.CreateStore(needle.v, field(context, kNeedle));
-  b.CreateStore(needle_length, field(context, kNeedleLength));
-  b.CreateStore(start, field(context, kStart));
-  b.CreateStore(ir.const64(1), field(context, kMatched));
-  l.strings.callback_loop(needle.capacity, context, "match_at", [&](llvm::Value* j, llvm::Value* c) {
-    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
-    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
-    llvm::Value* at = b.CreateAdd(b.CreateLoad(i64, field(c, kStart)), j);
-    llvm::Value* differs = b.CreateICmpNE(l.strings.byte_at(text, at), l.strings.byte_at(pattern, j));
-    llvm::Value* past_needle = b.CreateICmpUGE(j, b.CreateLoad(i64, field(c, kNeedleLength)));
-    llvm::Value* mismatch = b.CreateAnd(b.CreateNot(past_needle), differs);
-    ir.when(mismatch, [&] { b.CreateStore(ir.const64(0), field(c, kMatched)); });
-    return ir.widen(b.CreateOr(past_needle, mismatch));
-  });
-  llvm::Value* matched = b.CreateLoad(i64, field(context, kMatched));
-  b.CreateLifetimeEnd(context);
-  return matched;
+  enum Word { kNeedleLength, kStart, kMatched };
+  return l.strings.scan(needle.capacity, "match_at", {s.v, needle.v}, {needle_length, start, ir.const64(1)},
+                        [&](llvm::Value* j, const codegen::Strings::ScanView& v) {
+                          llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), v.words[kStart]), j);
+                          llvm::Value* differs =
+                              b.CreateICmpNE(l.strings.byte_at({v.pointers[0], s.type, s.capacity}, at),
+                                             l.strings.byte_at({v.pointers[1], needle.type, needle.capacity}, j));
+                          llvm::Value* past_needle = b.CreateICmpUGE(j, b.CreateLoad(ir.i64(), v.words[kNeedleLength]));
+                          llvm::Value* mismatch = b.CreateAnd(b.CreateNot(past_needle), differs);
+                          ir.when(mismatch, [&] { b.CreateStore(ir.const64(0), v.words[kMatched]); });
+                          return b.CreateOr(past_needle, mismatch);
+                        })[kMatched];
 }
 
 // The first (or, `last`, the last) index i in [from, to] where `needle` occurs in s, or -1.
-llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to, bool last) {
+llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::Value* from, llvm::Value* to,
+                       bool last) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   llvm::Value* length = l.strings.length(s);
   llvm::Value* needle_length = l.strings.length(needle);
-  // The texts, the needle's length, the range of starts that fit, and the result.
-  enum Field : unsigned { kText, kNeedle, kNeedleLength, kFrom, kTo, kFound };
-  llvm::Type* i64 = ir.i64();
-  auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.ptr(), i64, i64, i64, i64});
-  llvm::Value* context = ir.entry_alloca(type);
-  // The context lives only for this search: calls in one program share its stack space.
-  b.CreateLifetimeStart(context);
-  auto field = [&](llvm::Value* base, Field f) { return b.CreateStructGEP(type, base, f); };
   llvm::Value* last_fit = b.CreateSub(length, needle_length);
-  b.CreateStore(s.v, field(context, kText));
-  b.CreateStore(needle.v, field(context, kNeedle));
-  b.CreateStore(needle_length, field(context, kNeedleLength));
-  b.CreateStore(from, field(context, kFrom));
-  b.CreateStore(b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), field(context, kTo));
-  b.CreateStore(ir.const64(-1), field(context, kFound));
-  l.strings.callback_loop(s.capacity, context, last ? "find_last" : "find_first", [&](llvm::Value* start, llvm::Value* c) {
-    Value text{b.CreateLoad(ir.ptr(), field(c, kText)), s.type, s.capacity};
-    Value pattern{b.CreateLoad(ir.ptr(), field(c, kNeedle)), needle.type, needle.capacity};
-    llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(i64, field(c, kFrom))),
-                                        b.CreateICmpSLE(start, b.CreateLoad(i64, field(c, kTo))));
-    llvm::Value* stop = ir.stack_slot();
-    b.CreateStore(ir.const64(0), stop);
-    ir.when(in_range, [&] {
-      llvm::Value* matched = matches_at(l, text, pattern, b.CreateLoad(i64, field(c, kNeedleLength)), start);
-      ir.when(ir.truth(matched), [&] {
-        b.CreateStore(start, field(c, kFound));
-        if (!last) b.CreateStore(ir.const64(1), stop);  // the first match ends the loop
-      });
-    });
-    return b.CreateLoad(i64, stop);
-  });
-  llvm::Value* found = b.CreateLoad(i64, field(context, kFound));
-  b.CreateLifetimeEnd(context);
-  return found;
+  enum Word { kNeedleLength, kFrom, kTo, kFound };
+  return l.strings.scan(
+      s.capacity, last ? "find_last" : "find_first", {s.v, needle.v},
+      {needle_length, from, b.CreateSelect(b.CreateICmpSLT(to, last_fit), to, last_fit), ir.const64(-1)},
+      [&](llvm::Value* start, const codegen::Strings::ScanView& v) {
+        llvm::Value* in_range = b.CreateAnd(b.CreateICmpSGE(start, b.CreateLoad(ir.i64(), v.words[kFrom])),
+                                            b.CreateICmpSLE(start, b.CreateLoad(ir.i64(), v.words[kTo])));
+        llvm::Value* stop = ir.stack_slot();
+        b.CreateStore(ir.const64(0), stop);
+        ir.when(in_range, [&] {
+          llvm::Value* matched =
+              matches_at(l, {v.pointers[0], s.type, s.capacity}, {v.pointers[1], needle.type, needle.capacity},
+                         b.CreateLoad(ir.i64(), v.words[kNeedleLength]), start);
+          ir.when(ir.truth(matched), [&] {
+            b.CreateStore(start, v.words[kFound]);
+            if (!last) b.CreateStore(ir.const64(1), stop);  // the first match ends the scan
+          });
+        });
+        return ir.truth(b.CreateLoad(ir.i64(), stop));
+      })[kFound];
 }
 
 class Strstr : public StringFunction {
@@ -243,11 +219,13 @@ class ChangeCase : public StringFunction {
     auto& b = ir.b();
     Value s = text_arg(l, call, 0);
     Value out = l.strings.copy_range(s, ir.const64(0), ir.const64(static_cast<int64_t>(s.capacity)));
-    l.strings.loop(out.capacity, ir.new_block("case.end"), [&](llvm::Value* i) {
-      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), out.v, ir.bounded(i, out.capacity));
+    l.strings.scan(out.capacity, "change_case", {out.v}, {}, [&](llvm::Value* i, const codegen::Strings::ScanView& v) {
+      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[0], ir.bounded(i, out.capacity));
       llvm::Value* ch = b.CreateLoad(ir.i8(), at);
-      llvm::Value* letter = b.CreateAnd(b.CreateICmpUGE(ch, b.getInt8(from_)), b.CreateICmpULE(ch, b.getInt8(from_ + 25)));
+      llvm::Value* letter =
+          b.CreateAnd(b.CreateICmpUGE(ch, b.getInt8(from_)), b.CreateICmpULE(ch, b.getInt8(from_ + 25)));
       ir.when(letter, [&] { b.CreateStore(b.CreateAdd(ch, b.getInt8(static_cast<int8_t>(to_ - from_))), at); });
+      return b.CreateICmpEQ(ch, b.getInt8(0));
     });
     return out;
   }
@@ -300,9 +278,9 @@ class Strtoll : public StringFunction {
       // A letter's or a digit's value, 36 for anything else.
       auto digit = [&](llvm::Value* ch) {
         llvm::Value* lower = b.CreateOr(ch, ir.const64(0x20));
-        return b.CreateSelect(between(ch, '0', '9'), b.CreateSub(ch, ir.const64('0')),
-                              b.CreateSelect(between(lower, 'a', 'z'), b.CreateSub(lower, ir.const64('a' - 10)),
-                                             ir.const64(36)));
+        return b.CreateSelect(
+            between(ch, '0', '9'), b.CreateSub(ch, ir.const64('0')),
+            b.CreateSelect(between(lower, 'a', 'z'), b.CreateSub(lower, ir.const64('a' - 10)), ir.const64(36)));
       };
       llvm::Value* ch = char_at(i);
       llvm::Value* radix = b.CreateLoad(i64, word(w, kBase));
@@ -311,11 +289,11 @@ class Strtoll : public StringFunction {
       llvm::Value* space = b.CreateOr(is(ch, ' '), between(ch, '\t', '\r'));
       llvm::Value* skipping_space = b.CreateAnd(b.CreateICmpEQ(phase, ir.const64(kSpace)), space);
       llvm::Value* sign = b.CreateAnd(b.CreateICmpSLE(phase, ir.const64(kSign)), b.CreateOr(is(ch, '-'), is(ch, '+')));
-      llvm::Value* prefix =
-          b.CreateAnd(b.CreateAnd(b.CreateICmpSLE(phase, ir.const64(kPrefix)), b.CreateICmpEQ(radix, ir.const64(16))),
-                      b.CreateAnd(b.CreateAnd(is(ch, '0'), is(b.CreateOr(char_at(b.CreateAdd(i, ir.const64(1))),
-                                                                          ir.const64(0x20)), 'x')),
-                                  b.CreateICmpULT(digit(char_at(b.CreateAdd(i, ir.const64(2)))), ir.const64(16))));
+      llvm::Value* prefix = b.CreateAnd(
+          b.CreateAnd(b.CreateICmpSLE(phase, ir.const64(kPrefix)), b.CreateICmpEQ(radix, ir.const64(16))),
+          b.CreateAnd(
+              b.CreateAnd(is(ch, '0'), is(b.CreateOr(char_at(b.CreateAdd(i, ir.const64(1))), ir.const64(0x20)), 'x')),
+              b.CreateICmpULT(digit(char_at(b.CreateAdd(i, ir.const64(2)))), ir.const64(16))));
       llvm::Value* result = ir.stack_slot();
       b.CreateStore(ir.const64(0), result);
       ir.when(skip, [&] { b.CreateStore(ir.const64(0), word(w, kSkip)); });

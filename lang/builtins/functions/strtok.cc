@@ -133,12 +133,14 @@ class Strtok : public Subroutine {
     auto& b = ir.b();
     llvm::Value* map_bits = l.firing.scratch(kDelimiterMapBytes);
     ir.zero_bytes(map_bits, kDelimiterMapBytes);
-    l.strings.loop(delimiters.capacity, ir.new_block("strtok.delimiters"), [&](llvm::Value* i) {
-      llvm::Value* byte = b.CreateZExt(b.CreateLoad(ir.i8(), b.CreateInBoundsGEP(ir.i8(), delimiters.v, i)), ir.i64());
-      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), map_bits, b.CreateLShr(byte, 3));
-      llvm::Value* bit = b.CreateTrunc(b.CreateShl(ir.const64(1), b.CreateAnd(byte, 7)), ir.i8());
-      b.CreateStore(b.CreateOr(b.CreateLoad(ir.i8(), at), bit), at);
-    });
+    l.strings.scan(delimiters.capacity, "strtok_delimiters", {delimiters.v, map_bits}, {},
+                   [&](llvm::Value* i, const codegen::Strings::ScanView& v) {
+                     llvm::Value* byte = l.strings.byte_at({v.pointers[0], delimiters.type, delimiters.capacity}, i);
+                     llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[1], b.CreateLShr(byte, 3));
+                     llvm::Value* bit = b.CreateTrunc(b.CreateShl(ir.const64(1), b.CreateAnd(byte, 7)), ir.i8());
+                     b.CreateStore(b.CreateOr(b.CreateLoad(ir.i8(), at), bit), at);
+                     return b.CreateICmpEQ(byte, ir.const64(0));
+                   });
     return map_bits;
   }
 };
