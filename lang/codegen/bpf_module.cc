@@ -49,10 +49,14 @@ class CollectErrors : public llvm::DiagnosticHandler {
   explicit CollectErrors(std::string& errors) : errors_(errors) {}
   bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
     if (info.getSeverity() != llvm::DS_Error) return true;
-    llvm::raw_string_ostream out(errors_);
+    std::string message;
+    llvm::raw_string_ostream out(message);
     llvm::DiagnosticPrinterRawOStream printer(out);
-    if (!errors_.empty()) out << "; ";
     info.print(printer);
+    // The back end repeats a message for each instruction it concerns: each is said once.
+    if (errors_.find(message) != std::string::npos) return true;
+    if (!errors_.empty()) errors_ += "; ";
+    errors_ += message;
     return true;
   }
 
