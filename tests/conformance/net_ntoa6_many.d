@@ -1,11 +1,9 @@
 /*
- * Sixteen IPv6 addresses formatted in one clause by inet_ntoa6() and inet_ntop(), as DTrace writes
- * them: one run of zero groups becomes "::", found by DTrace's scan of the bytes (a later run
- * replaces the kept one only when longer, and a following group's zero high byte counts into
- * it, so a lone zero group can become "::"); an IPv4-mapped or -compatible address is dotted
- * decimal after "::ffff:" or "::" for inet_ntop() and alone for inet_ntoa6(). The run is found
- * without branches, so the clause stays within what the verifier takes. The groups are stored in
- * network byte order.
+ * Sixteen IPv6 addresses formatted in one clause by inet_ntoa6() and inet_ntop(), as DTrace for
+ * Linux writes them: the first of the longest runs of two or more zero groups becomes "::" (a
+ * lone zero group stays "0"); an IPv4-mapped or -compatible address is written as the IPv4
+ * address alone, by both. The run is found without branches, so the clause stays within what
+ * the verifier takes. The groups are stored in network byte order.
  */
 #pragma D option quiet
 

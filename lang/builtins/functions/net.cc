@@ -2,8 +2,8 @@
 // memory (a kernel pointer, or what copyin() returned):
 //   inet_ntoa(ipaddr_t *)          "192.168.1.1"
 //   inet_ntoa6(in6_addr_t *)       "fe80::1", "10.0.0.1" for ::ffff:10.0.0.1 (see write_ipv6)
-//   inet_ntop(af, void *)          either, by address family (AF_INET 2, AF_INET6 10), with
-//                                  "::ffff:10.0.0.1"; another family is an illegal operation
+//   inet_ntop(af, void *)          either, by address family (AF_INET 2, AF_INET6 10); another
+//                                  family is an illegal operation
 //   link_ntop(type, void *)        a link-layer address in hex bytes: "00:1b:21:0a:0b:0c" for
 //                                  ARPHRD_ETHER (6 bytes), 20 bytes for ARPHRD_INFINIBAND
 // A link type the function does not know gives "".
@@ -102,15 +102,13 @@ void write_ipv4(Lowering& l, TextWriter& out, llvm::Value* bytes, int first) {
   }
 }
 
-// An IPv6 address as DTrace writes it, byte for byte: 16-bit groups in lower-case hex without
-// leading zeros, and one run of zero groups written "::". DTrace finds that run by a scan of the
-// bytes: a run replaces the one kept only when it is longer, and a following group's zero high
-// byte counts into it (so 2001:db8:0:0:1:0:0:1 is "2001:db8:0:0:1::1" and a lone zero group can
-// become "::"). An IPv4-mapped or -compatible address ends in dotted decimal ("::ffff:10.0.0.1")
-// for inet_ntop(); inet_ntoa6() gives only the dotted decimal.
+// An IPv6 address as DTrace for Linux writes it: 16-bit groups in lower-case hex without leading
+// zeros, the first of the longest runs of two or more zero groups written "::". An IPv4-mapped
+// (::ffff:a.b.c.d) or -compatible address (::a.b.c.d, other than :: and ::1) is written as the
+// IPv4 address alone, by inet_ntoa6() and inet_ntop() alike.
 // Everything up to the writing is computed without branches and kept in scratch: the verifier
-// then follows one path, not one per pattern of zero bytes.
-void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes, bool embedded_in_v6) {
+// then follows one path, not one per pattern of zero groups.
+void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
   auto c = [&](int64_t v) { return ir.const64(v); };
@@ -120,26 +118,17 @@ void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes, bool embedded_
   auto pick = [&](llvm::Value* flag, llvm::Value* then, llvm::Value* otherwise) {
     return b.CreateXor(otherwise, b.CreateAnd(b.CreateXor(otherwise, then), b.CreateNeg(flag)));
   };
-  auto no = [&](llvm::Value* flag) { return b.CreateXor(flag, c(1)); };
   // The 16-bit groups wait in scratch, for the writing loop to index.
   llvm::Value* group_words = l.firing.scratch(8 * 8);
-  for (int k = 0; k < 8; ++k)
-    b.CreateStore(b.CreateOr(b.CreateShl(at(2 * k), c(8)), at(2 * k + 1)), ir.offset_ptr(group_words, 8 * k));
-
-  // DTrace's scan: `trying` a run that began at byte `from`; the kept run begins at byte `first`
-  // (-1: none) and spans `span` bytes.
-  llvm::Value *trying = c(0), *from = c(0), *first = c(-1), *span = c(1);
-  for (int i = 0; i < 16; ++i) {
-    llvm::Value* zero = below(at(i), c(1));
-    llvm::Value* starts = i % 2 == 0 ? b.CreateAnd(zero, no(trying)) : c(0);
-    llvm::Value* ends = b.CreateAnd(trying, i == 15 ? c(1) : no(zero));
-    llvm::Value* keep = b.CreateAnd(ends, below(span, b.CreateSub(c(i), from)));
-    first = pick(keep, from, first);
-    llvm::Value* length = b.CreateSub(c(i - i % 2), from);
-    if (i == 15) length = b.CreateAdd(length, b.CreateShl(zero, 1));
-    span = pick(keep, length, span);
-    trying = pick(starts, c(1), pick(ends, c(0), trying));
-    from = pick(starts, c(i), from);
+  // The run of zero groups ending at group k is `current` long; the longest so far ends at `last`.
+  llvm::Value *current = c(0), *longest = c(0), *last = c(0);
+  for (int k = 0; k < 8; ++k) {
+    llvm::Value* group = b.CreateOr(b.CreateShl(at(2 * k), c(8)), at(2 * k + 1));
+    b.CreateStore(group, ir.offset_ptr(group_words, 8 * k));
+    current = b.CreateAnd(b.CreateAdd(current, c(1)), b.CreateNeg(below(group, c(1))));
+    llvm::Value* longer = below(longest, current);
+    longest = pick(longer, current, longest);
+    last = pick(longer, c(k), last);
   }
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d other than :: and ::1 (compatible).
   llvm::Value* high = at(0);
@@ -147,38 +136,29 @@ void write_ipv6(Lowering& l, TextWriter& out, llvm::Value* bytes, bool embedded_
   llvm::Value* zero_high = below(high, c(1));
   llvm::Value* mapped =
       b.CreateAnd(zero_high, below(b.CreateOr(b.CreateXor(at(10), c(0xff)), b.CreateXor(at(11), c(0xff))), c(1)));
-  llvm::Value* compatible =
-      b.CreateAnd(b.CreateAnd(zero_high, below(b.CreateOr(at(10), at(11)), c(1))),
-                  no(b.CreateAnd(below(b.CreateOr(b.CreateOr(at(12), at(13)), at(14)), c(1)), below(at(15), c(2)))));
+  llvm::Value* compatible = b.CreateAnd(
+      b.CreateAnd(zero_high, below(b.CreateOr(at(10), at(11)), c(1))),
+      b.CreateXor(b.CreateAnd(below(b.CreateOr(b.CreateOr(at(12), at(13)), at(14)), c(1)), below(at(15), c(2))), c(1)));
   llvm::Value* embedded = b.CreateOr(mapped, compatible);
-  // The groups written end at byte 14, or at 10 before an embedded IPv4 address; the run becomes
-  // "::" only when its last group is among them. The group before the run never gets its ':'.
-  llvm::Value* last = b.CreateSub(c(14), b.CreateShl(embedded, 2));
-  llvm::Value* run_end = b.CreateSub(b.CreateAdd(first, span), c(2));
-  llvm::Value* shown = b.CreateAnd(no(below(first, c(0))), no(below(last, run_end)));
-  llvm::Value* words = l.firing.scratch(4 * 8);
-  enum Word { kLast, kRunStart, kRunEnd, kNoColon };
+  // Without a run of two, no group is in it (group 99 starts and ends it).
+  llvm::Value* run = below(c(1), longest);
+  llvm::Value* words = l.firing.scratch(2 * 8);
+  enum Word { kRunStart, kRunEnd };
   auto word = [&](Word w) { return ir.offset_ptr(words, 8 * w); };
-  b.CreateStore(last, word(kLast), /*isVolatile=*/true);
-  b.CreateStore(pick(shown, first, c(99)), word(kRunStart), /*isVolatile=*/true);
-  b.CreateStore(pick(shown, run_end, c(99)), word(kRunEnd), /*isVolatile=*/true);
-  b.CreateStore(b.CreateSub(first, c(2)), word(kNoColon), /*isVolatile=*/true);
-
-  llvm::Value* v4_only = embedded_in_v6 ? b.getFalse() : ir.truth(embedded);
-  ir.when(b.CreateNot(v4_only), [&] {
+  b.CreateStore(pick(run, b.CreateSub(b.CreateAdd(last, c(1)), longest), c(99)), word(kRunStart), /*isVolatile=*/true);
+  b.CreateStore(pick(run, last, c(99)), word(kRunEnd), /*isVolatile=*/true);
+  ir.when(b.CreateNot(ir.truth(embedded)), [&] {
     l.strings.loop(8, ir.new_block("ipv6.written"), [&](llvm::Value* k) {
-      llvm::Value* i = b.CreateShl(k, 1);
       auto load = [&](Word w) { return b.CreateLoad(ir.i64(), word(w), /*isVolatile=*/true); };
-      ir.when(b.CreateICmpSLE(i, load(kLast)), [&] {
-        ir.when(b.CreateICmpEQ(i, load(kRunEnd)), [&] {
-          out.put(':');
-          out.put(':');
-        });
-        llvm::Value* in_run = b.CreateAnd(b.CreateICmpSGE(i, load(kRunStart)), b.CreateICmpSLE(i, load(kRunEnd)));
-        ir.when(b.CreateNot(in_run), [&] {
-          out.hex(b.CreateLoad(ir.i64(), b.CreateInBoundsGEP(ir.i64(), group_words, ir.bounded(k, 8))), 4, true);
-          out.put_when(b.CreateAnd(b.CreateICmpSLT(i, c(14)), b.CreateICmpNE(i, load(kNoColon))), c(':'));
-        });
+      ir.when(b.CreateICmpEQ(k, load(kRunStart)), [&] {
+        out.put(':');
+        out.put(':');
+      });
+      llvm::Value* in_run = b.CreateAnd(b.CreateICmpSGE(k, load(kRunStart)), b.CreateICmpSLE(k, load(kRunEnd)));
+      ir.when(b.CreateNot(in_run), [&] {
+        llvm::Value* after_run = b.CreateICmpEQ(k, b.CreateAdd(load(kRunEnd), c(1)));
+        out.put_when(b.CreateAnd(b.CreateICmpNE(k, c(0)), b.CreateNot(after_run)), c(':'));
+        out.hex(b.CreateLoad(ir.i64(), b.CreateInBoundsGEP(ir.i64(), group_words, ir.bounded(k, 8))), 4, true);
       });
     });
   });
@@ -209,7 +189,7 @@ class InetNtoa : public AddressFunction {
     if (family_ == kAfInet)
       write_ipv4(l, out, read_address(l, *call.operand(0), 4), 0);
     else
-      write_ipv6(l, out, read_address(l, *call.operand(0), 16), false);
+      write_ipv6(l, out, read_address(l, *call.operand(0), 16));
     return out.text();
   }
 
@@ -228,7 +208,7 @@ class InetNtop : public AddressFunction {
     llvm::Value* v6 = b.CreateICmpEQ(family, l.ir.const64(kAfInet6));
     l.records.check_fault(b.CreateNot(b.CreateOr(v4, v6)), abi::FaultKind::IllegalOperation);
     l.ir.when(v4, [&] { write_ipv4(l, out, read_address(l, *call.operand(1), 4), 0); });
-    l.ir.when(v6, [&] { write_ipv6(l, out, read_address(l, *call.operand(1), 16), true); });
+    l.ir.when(v6, [&] { write_ipv6(l, out, read_address(l, *call.operand(1), 16)); });
     return out.text();
   }
 };
