@@ -94,7 +94,7 @@ constexpr OptionSpec kOptions[] = {
     {"aggsortkeypos", K::Count, P::Dynamic, 0},
     {"aggsortpos", K::Count, P::Dynamic, 0},
     {"aggsortrev", K::Flag, P::Dynamic, 0},
-    {"aggzoom", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
+    {"aggzoom", K::Flag, P::Dynamic, 0},
     {"flowindent", K::Flag, P::Dynamic, 0},
     {"quiet", K::Flag, P::Dynamic, 0},
     {"rawbytes", K::Flag, P::Dynamic, 0},

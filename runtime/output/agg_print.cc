@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "cformat.h"
 #include "addresses.h"
+#include "cformat.h"
 #include "histogram.h"
 #include "probe_lines.h"
 
@@ -43,10 +43,14 @@ bool has_stack_key(const AggregationSpec& spec) {
 // One key component as a segment of a folded line.
 std::string folded_key(const Value& v, const RenderContext& context) {
   switch (v.kind) {
-    case Value::Kind::Stack: return folded_stack(context.symbols, v);
-    case Value::Kind::Symbol: return address_text(context.symbols, v);
-    case Value::Kind::String: return v.text;
-    default: return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
+    case Value::Kind::Stack:
+      return folded_stack(context.symbols, v);
+    case Value::Kind::Symbol:
+      return address_text(context.symbols, v);
+    case Value::Kind::String:
+      return v.text;
+    default:
+      return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
   }
 }
 
@@ -76,12 +80,12 @@ std::string print_folded(const Aggregation& agg, const SortOptions& options, con
 
 // aggpercpu: after an entry's value, each CPU's on its own line, as Oracle's DTrace for Linux
 // prints them (dt_print_aggs: "\n    [CPU n]" and the value as the total prints).
-std::string per_cpu_values(const Aggregation& agg, std::string_view key) {
+std::string per_cpu_values(const Aggregation& agg, std::string_view key, const RenderContext& context) {
   const AggEntry* entry = agg.with_per_cpu(key);
   std::string out;
   if (!entry) return out;
   for (size_t cpu = 0; cpu < entry->per_cpu.size(); ++cpu)
-    out += cformat("\n    [CPU %zu]", cpu) + format_value(agg.value(entry->per_cpu[cpu]));
+    out += cformat("\n    [CPU %zu]", cpu) + format_value(agg.value(entry->per_cpu[cpu]), context);
   return out;
 }
 
@@ -102,20 +106,31 @@ std::string format_keys(const AggregationSpec& spec, std::string_view key, const
     const int64_t v = key_integer(spec, key, i);
     const char* conv = c.is_signed ? "d" : "u";
     switch (c.size) {
-      case 1: out += cformat((std::string(" %3") + conv).c_str(), unsigned(v)); break;
-      case 2: out += cformat((std::string(" %5") + conv).c_str(), unsigned(v)); break;
-      case 4: out += cformat((std::string(" %8") + conv).c_str(), unsigned(v)); break;
-      default: out += cformat((std::string(" %16ll") + conv).c_str(), (long long)v); break;
+      case 1:
+        out += cformat((std::string(" %3") + conv).c_str(), unsigned(v));
+        break;
+      case 2:
+        out += cformat((std::string(" %5") + conv).c_str(), unsigned(v));
+        break;
+      case 4:
+        out += cformat((std::string(" %8") + conv).c_str(), unsigned(v));
+        break;
+      default:
+        out += cformat((std::string(" %16ll") + conv).c_str(), (long long)v);
+        break;
     }
   }
   return out;
 }
 
-std::string format_value(const AggValue& value) {
+std::string format_value(const AggValue& value, const RenderContext& context) {
   switch (value.kind) {
-    case AggValue::Kind::Histogram: return render_histogram(value);
-    case AggValue::Kind::Unsigned: return cformat(" %16llu", (unsigned long long)value.number);
-    case AggValue::Kind::Signed: break;
+    case AggValue::Kind::Histogram:
+      return render_histogram(value, context.zoom_histograms);
+    case AggValue::Kind::Unsigned:
+      return cformat(" %16llu", (unsigned long long)value.number);
+    case AggValue::Kind::Signed:
+      break;
   }
   return cformat(" %16lld", (long long)value.number);
 }
@@ -128,7 +143,8 @@ std::string print_entries(std::span<const Aggregation* const> aggs, const SortOp
     return print_folded(*aggs[0], options, context);
   for (const JoinedRow& row : abi::joined_rows(aggs, options)) {
     out += format_keys(aggs[0]->spec(), row.key, context);
-    for (size_t a = 0; a < aggs.size(); ++a) out += format_value(aggs[a]->value(row.values[a])) + per_cpu_values(*aggs[a], row.key);
+    for (size_t a = 0; a < aggs.size(); ++a)
+      out += format_value(aggs[a]->value(row.values[a]), context) + per_cpu_values(*aggs[a], row.key, context);
     out += "\n";
   }
   return out;
@@ -153,7 +169,7 @@ std::string printa_formatted(const printf_spec::Format& format, std::span<Aggreg
       const size_t a = std::min(next_agg, aggs.size() - 1);
       if (next_agg < aggs.size()) ++next_agg;
       const AggValue value = aggs[a]->value(row.values[a]);
-      if (value.kind == AggValue::Kind::Histogram) return render_histogram(value);
+      if (value.kind == AggValue::Kind::Histogram) return render_histogram(value, context.zoom_histograms);
       const Value v = Value::integer(value.number, 8, value.kind == AggValue::Kind::Signed);
       return render_conversion(conv, width, precision, v, context);
     };

@@ -21,7 +21,7 @@
 namespace dsched::output {
 
 std::string format_keys(const abi::AggregationSpec& spec, std::string_view key, const RenderContext& context = {});
-std::string format_value(const abi::AggValue& value);
+std::string format_value(const abi::AggValue& value, const RenderContext& context = {});
 
 // Every entry of `aggs` (one aggregation, or several with the same key signature side by
 // side), sorted, without any leading newline.

@@ -1,5 +1,7 @@
 #include "histogram.h"
 
+#include <algorithm>
+
 #include "cformat.h"
 
 namespace dsched::output {
@@ -32,13 +34,15 @@ std::string bar_line(int64_t count, uint64_t normal, long double total, bool pos
 
 }  // namespace
 
-std::string render_histogram(const abi::AggValue& value) {
+std::string render_histogram(const abi::AggValue& value, bool zoom) {
+  constexpr long double kZoomedShare = 0.95L;
   long double total = 0;
   bool positives = false, negatives = false;
   for (const abi::HistogramRow& row : value.rows) {
     positives |= row.count > 0;
     negatives |= row.count < 0;
-    total += row.count < 0 ? -(long double)row.count : (long double)row.count;
+    const long double magnitude = row.count < 0 ? -(long double)row.count : (long double)row.count;
+    total = zoom ? std::max(total, magnitude / kZoomedShare) : total + magnitude;
   }
   std::string out = cformat("\n%16s %41s %-9s\n", "value", "------------- Distribution -------------", "count");
   for (const abi::HistogramRow& row : value.rows) {

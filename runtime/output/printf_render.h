@@ -25,6 +25,7 @@ struct RenderContext {
   // Aggregations keyed by stacks print as folded flame-graph lines ("a;b;c 12", -x foldstacks).
   bool folded_stacks = false;
   bool rawbytes = false;  // trace() of a string prints its recorded bytes as a hex dump
+  bool zoom_histograms = false;  // aggzoom: a histogram's largest bar fills 95% of its width
 };
 
 // Renders a '%@' conversion of printa(); receives the conversion and its resolved width and

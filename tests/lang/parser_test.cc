@@ -294,7 +294,7 @@ TEST_CASE("options dsched does not implement are refused, never ignored") {
         "dsched: failed to compile script test.d: line 1: unrecognized option: nosuch");
   CHECK(error_of("#pragma D option quiet=please\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: invalid value for option quiet: please");
-  CHECK(error_of("BEGIN { setopt(\"aggzoom\"); }").find("option aggzoom is not supported") != std::string::npos);
+  CHECK(error_of("BEGIN { setopt(\"aggpack\"); }").find("option aggpack is not supported") != std::string::npos);
 }
 
 TEST_CASE("macro variables") {
