@@ -59,7 +59,8 @@ complete_words() {  # complete_words WORD...: what the completion offers for the
 bash -c "source '$completion' && complete -p dsched" >/dev/null 2>&1 || fail "completion does not load"
 [ "$(complete_words dsched -x switchr)" = "switchrate=" ] || fail "-x switchr does not complete to switchrate="
 complete_words dsched -x agg | grep -qx aggsortrev || fail "-x agg does not offer aggsortrev"
-complete_words dsched -x aggz | grep -q . && fail "-x aggz offers a refused option"
+complete_words dsched -x aggpa | grep -q . && fail "-x aggpa offers a refused option"
+complete_words dsched -x aggz | grep -q "^aggzoom" || fail "-x aggz does not offer aggzoom"
 complete_words dsched -P sch | grep -qx sched || fail "-P sch does not complete to sched"
 # bash splits "sched:::on" at the colons: the reply is what follows the last one.
 complete_words dsched -n sched:::on | grep -qx 'on-cpu' || fail "-n sched:::on does not complete on-cpu"
