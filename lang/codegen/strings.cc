@@ -84,8 +84,8 @@ llvm::Value* Strings::compare(const Value& left, const Value& right) {
   enum Word { kDifference, kDecided };
   std::vector<llvm::Value*> words =
       scan(n, "strcmp", {left.v, right.v}, {ir.const64(0), ir.const64(0)}, [&](llvm::Value* i, const ScanView& v) {
-        llvm::Value* a = byte_at({v.pointers[0], left.type, left.capacity}, i);
-        llvm::Value* c = byte_at({v.pointers[1], right.type, right.capacity}, i);
+        llvm::Value* a = scan_byte(v, 0, i, left.capacity);
+        llvm::Value* c = scan_byte(v, 1, i, right.capacity);
         llvm::Value* decided = b.CreateOr(b.CreateICmpNE(a, c), b.CreateICmpEQ(a, ir.const64(0)));
         b.CreateStore(b.CreateSub(a, c), v.words[kDifference]);
         b.CreateStore(ir.widen(decided), v.words[kDecided]);
@@ -154,13 +154,20 @@ llvm::Value* Strings::find_byte(const Value& s, llvm::Value* c, bool last) {
   llvm::Value* wanted = b.CreateAnd(c, ir.const64(0xff));
   return scan(s.capacity, last ? "find_last_byte" : "find_byte", {s.v}, {ir.const64(-1), wanted},
               [&](llvm::Value* i, const ScanView& v) {
-                llvm::Value* byte = byte_at({v.pointers[0], s.type, s.capacity}, i);
+                llvm::Value* byte = scan_byte(v, 0, i, s.capacity);
                 llvm::Value* end = b.CreateICmpEQ(byte, ir.const64(0));
                 llvm::Value* match =
                     b.CreateAnd(b.CreateNot(end), b.CreateICmpEQ(byte, b.CreateLoad(ir.i64(), v.words[kByte])));
                 ir.when(match, [&] { b.CreateStore(i, v.words[kFound]); });
                 return last ? end : b.CreateOr(end, match);
               })[kFound];
+}
+
+llvm::Value* Strings::scan_byte(const ScanView& view, unsigned k, llvm::Value* i, uint64_t capacity) {
+  Ir& ir = l_.ir;
+  llvm::Value* at = view.in_callback ? ir.bounded(i, capacity) : i;
+  return ir.b().CreateZExt(ir.b().CreateLoad(ir.i8(), ir.b().CreateInBoundsGEP(ir.i8(), view.pointers[k], at)),
+                           ir.i64());
 }
 
 std::vector<llvm::Value*> Strings::load_words(const std::vector<llvm::Value*>& slots) {

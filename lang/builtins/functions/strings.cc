@@ -132,7 +132,7 @@ llvm::Value* matches_at(Lowering& l, const Value& s, const Value& needle, llvm::
                           llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), v.words[kStart]), j);
                           llvm::Value* differs =
                               b.CreateICmpNE(l.strings.byte_at({v.pointers[0], s.type, s.capacity}, at),
-                                             l.strings.byte_at({v.pointers[1], needle.type, needle.capacity}, j));
+                                             l.strings.scan_byte(v, 1, j, needle.capacity));
                           llvm::Value* past_needle = b.CreateICmpUGE(j, b.CreateLoad(ir.i64(), v.words[kNeedleLength]));
                           llvm::Value* mismatch = b.CreateAnd(b.CreateNot(past_needle), differs);
                           ir.when(mismatch, [&] { b.CreateStore(ir.const64(0), v.words[kMatched]); });
@@ -220,7 +220,7 @@ class ChangeCase : public StringFunction {
     Value s = text_arg(l, call, 0);
     Value out = l.strings.copy_range(s, ir.const64(0), ir.const64(static_cast<int64_t>(s.capacity)));
     l.strings.scan(out.capacity, "change_case", {out.v}, {}, [&](llvm::Value* i, const codegen::Strings::ScanView& v) {
-      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[0], ir.bounded(i, out.capacity));
+      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[0], v.in_callback ? ir.bounded(i, out.capacity) : i);
       llvm::Value* ch = b.CreateLoad(ir.i8(), at);
       llvm::Value* letter =
           b.CreateAnd(b.CreateICmpUGE(ch, b.getInt8(from_)), b.CreateICmpULE(ch, b.getInt8(from_ + 25)));

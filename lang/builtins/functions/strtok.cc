@@ -135,7 +135,7 @@ class Strtok : public Subroutine {
     ir.zero_bytes(map_bits, kDelimiterMapBytes);
     l.strings.scan(delimiters.capacity, "strtok_delimiters", {delimiters.v, map_bits}, {},
                    [&](llvm::Value* i, const codegen::Strings::ScanView& v) {
-                     llvm::Value* byte = l.strings.byte_at({v.pointers[0], delimiters.type, delimiters.capacity}, i);
+                     llvm::Value* byte = l.strings.scan_byte(v, 0, i, delimiters.capacity);
                      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[1], b.CreateLShr(byte, 3));
                      llvm::Value* bit = b.CreateTrunc(b.CreateShl(ir.const64(1), b.CreateAnd(byte, 7)), ir.i8());
                      b.CreateStore(b.CreateOr(b.CreateLoad(ir.i8(), at), bit), at);
