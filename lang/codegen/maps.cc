@@ -169,13 +169,8 @@ void Maps::define_aggregations() {
       // @[cpu] never has more keys than CPUs: a map of 16k preallocated entries per CPU would
       // cost start-up time and memory for nothing.
       if (uint64_t keys = bounded[size_t(agg.id)]) entries = static_cast<uint32_t>(std::min<uint64_t>(entries, keys));
-      MapSpec map{name,
-                  BPF_MAP_TYPE_PERCPU_HASH,
-                  entries,
-                  static_cast<uint32_t>(spec.key_size()),
-                  static_cast<uint32_t>(value_size),
-                  0,
-                  false};
+      MapSpec map{name, BPF_MAP_TYPE_PERCPU_HASH, entries, static_cast<uint32_t>(spec.key_size()),
+                  static_cast<uint32_t>(value_size), 0, false};
       aggregations_.push_back(module.define_map(map));
       shapes_.push_back({map.name, map.type, map.key_size, map.value_size, map.max_entries, map.flags});
     }
@@ -230,13 +225,10 @@ llvm::Value* Maps::index_key(uint32_t index) {
 void Maps::count_drop(abi::DropCounter counter) {
   Ir& ir = l_.ir;
   llvm::Value* slot = ir.helper(BPF_FUNC_map_lookup_elem, {drops_, index_key(static_cast<uint32_t>(counter))});
-  ir.when(
-      ir.b().CreateICmpNE(slot, ir.const64(0)),
-      [&] {
-        llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
-        ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);
-      },
-      "drop");
+  ir.when(ir.b().CreateICmpNE(slot, ir.const64(0)), [&] {
+    llvm::Value* p = ir.b().CreateIntToPtr(slot, ir.ptr());
+    ir.b().CreateStore(ir.b().CreateAdd(ir.b().CreateLoad(ir.i64(), p), ir.const64(1)), p);
+  }, "drop");
 }
 
 void Maps::finish(uint64_t scratch_bytes) {
