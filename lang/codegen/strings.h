@@ -92,16 +92,19 @@ class Strings {
   // counter is a constant per byte; in a callback it is clamped so the verifier sees it in bounds.
   llvm::Value* scan_byte(const ScanView& view, unsigned k, llvm::Value* i, uint64_t capacity);
   // Runs body(i, view) for i = 0, 1 ... n - 1 until it returns an i1 true, and gives the words'
-  // final values. Short scans are written out in the program, which is fastest; long ones run in a
-  // bpf_loop() callback, checked once by the verifier where a written-out loop costs it a state
-  // per byte (a few scans of a large strsize pass its limits).
+  // final values. Scans of up to `written_out` bytes are written out in the program, which is
+  // fastest; longer ones (and a scan whose body scans again) run in a bpf_loop() callback, checked
+  // once by the verifier where a written-out loop costs it a state per byte (a few scans of a
+  // large strsize pass its limits).
+  static constexpr uint64_t kWrittenOutScan = 64;  // execname, probefunc and short literals
   template <typename Body>
   std::vector<llvm::Value*> scan(uint64_t n, const char* name, const std::vector<llvm::Value*>& pointers,
-                                 const std::vector<llvm::Value*>& words, Body body) {
+                                 const std::vector<llvm::Value*>& words, Body body,
+                                 uint64_t written_out = kWrittenOutScan) {
     Ir& ir = l_.ir;
     auto& b = ir.b();
     ScanView view{pointers, {}};
-    if (n <= kWrittenOutScan) {
+    if (n <= written_out) {
       for (llvm::Value* initial : words) {
         view.words.push_back(ir.stack_slot());
         b.CreateStore(initial, view.words.back());
@@ -123,14 +126,16 @@ class Strings {
     auto* type = llvm::StructType::get(b.getContext(), fields);
     llvm::Value* context = ir.entry_alloca(type);
     b.CreateLifetimeStart(context);  // calls in one program share its stack space
-    auto views = [&](llvm::Value* base, bool load_pointers) {
-      ScanView v{{}, {}, load_pointers};
+    // Inside the callback the pointers are read from their fields; outside, the fields are where
+    // they are stored.
+    auto views = [&](llvm::Value* base, bool inside) {
+      ScanView v{{}, {}, inside};
       for (unsigned k = 0; k < fields.size(); ++k) {
         llvm::Value* field = b.CreateStructGEP(type, base, k);
         if (k >= pointers.size())
           v.words.push_back(field);
         else
-          v.pointers.push_back(load_pointers ? b.CreateLoad(ir.ptr(), field) : field);
+          v.pointers.push_back(inside ? b.CreateLoad(ir.ptr(), field) : field);
       }
       return v;
     };
@@ -146,8 +151,6 @@ class Strings {
   void leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit);
 
  private:
-  // Scans up to this many bytes are written out (execname, probefunc and short literals).
-  static constexpr uint64_t kWrittenOutScan = 64;
   std::vector<llvm::Value*> load_words(const std::vector<llvm::Value*>& slots);
   uint64_t strsize() const { return l_.program.options.strsize(); }
   Lowering& l_;

@@ -167,7 +167,8 @@ llvm::Value* find_text(Lowering& l, const Value& s, const Value& needle, llvm::V
           });
         });
         return ir.truth(b.CreateLoad(ir.i64(), stop));
-      })[kFound];
+      },
+      /*written_out=*/0)[kFound];  // each step scans the needle: written out, the two would multiply
 }
 
 class Strstr : public StringFunction {
