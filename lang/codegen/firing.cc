@@ -29,8 +29,7 @@ void Firing::begin_fault_handler(llvm::Function* function) {
   // It runs inside the faulting program, whose this-> and temporaries it must leave alone: its own
   // scratch comes after every program's.
   section_.clear();
-  start_function(
-      function, [] { return nullptr; }, scratch_max_);
+  start_function(function, [] { return nullptr; }, scratch_max_);
   fault_args_ = function->getArg(1);
 }
 
