@@ -170,6 +170,15 @@ llvm::Value* Strings::scan_byte(const ScanView& view, unsigned k, llvm::Value* i
                            ir.i64());
 }
 
+bool Strings::take_written_out_scan() {
+  if (callback_depth_ > 0) return false;
+  if (written_out_in_ != l_.ir.function()) {
+    written_out_in_ = l_.ir.function();
+    written_out_left_ = kWrittenOutScans;
+  }
+  return written_out_left_-- > 0;
+}
+
 std::vector<llvm::Value*> Strings::load_words(const std::vector<llvm::Value*>& slots) {
   std::vector<llvm::Value*> values;
   for (llvm::Value* slot : slots) values.push_back(l_.ir.b().CreateLoad(l_.ir.i64(), slot));

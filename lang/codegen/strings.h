@@ -76,8 +76,10 @@ class Strings {
     Ir& ir = l_.ir;
     auto& b = ir.b();
     llvm::Function* callback = ir.module().declare_callback(name);
+    ++callback_depth_;
     ir.in_subprogram(callback,
                      [&] { b.CreateRet(body(b.CreatePtrToInt(callback->getArg(0), ir.i64()), callback->getArg(1))); });
+    --callback_depth_;
     ir.helper(BPF_FUNC_loop, {ir.const64(static_cast<int64_t>(n)), callback, context, ir.const64(0)});
   }
   // What a scan's body works on: the caller's pointers, and i64 words it reads and writes through
@@ -104,7 +106,7 @@ class Strings {
     Ir& ir = l_.ir;
     auto& b = ir.b();
     ScanView view{pointers, {}};
-    if (n <= written_out) {
+    if (n <= written_out && take_written_out_scan()) {
       for (llvm::Value* initial : words) {
         view.words.push_back(ir.stack_slot());
         b.CreateStore(initial, view.words.back());
@@ -151,6 +153,16 @@ class Strings {
   void leave_when(llvm::Value* cond, llvm::Value* slot, llvm::Value* value, llvm::BasicBlock* exit);
 
  private:
+  // Whether the function being emitted may write out one more scan. Each step of a written-out
+  // scan can leave it with other values, and the verifier follows every combination through the
+  // rest of the program: a few such scans in one clause pass its limits, where a callback's
+  // results meet in one state. A predicate and its clause keep their first two written out; a
+  // callback, which the verifier walks again until its states settle, writes out none.
+  bool take_written_out_scan();
+  static constexpr int kWrittenOutScans = 2;
+  llvm::Function* written_out_in_ = nullptr;
+  int written_out_left_ = 0;
+  int callback_depth_ = 0;
   std::vector<llvm::Value*> load_words(const std::vector<llvm::Value*>& slots);
   uint64_t strsize() const { return l_.program.options.strsize(); }
   Lowering& l_;
