@@ -126,9 +126,12 @@ Value Strings::join(const Value& a, const Value& b) {
 }
 
 llvm::Value* Strings::byte_at(const Value& s, llvm::Value* index) {
+  return load_byte(s.v, l_.ir.bounded(index, s.capacity));
+}
+
+llvm::Value* Strings::load_byte(llvm::Value* buffer, llvm::Value* index) {
   Ir& ir = l_.ir;
-  return ir.b().CreateZExt(
-      ir.b().CreateLoad(ir.i8(), ir.b().CreateInBoundsGEP(ir.i8(), s.v, ir.bounded(index, s.capacity))), ir.i64());
+  return ir.b().CreateZExt(ir.b().CreateLoad(ir.i8(), ir.b().CreateInBoundsGEP(ir.i8(), buffer, index)), ir.i64());
 }
 
 Value Strings::copy_range(const Value& src, llvm::Value* from, llvm::Value* to) {
@@ -161,13 +164,6 @@ llvm::Value* Strings::find_byte(const Value& s, llvm::Value* c, bool last) {
                 ir.when(match, [&] { b.CreateStore(i, v.words[kFound]); });
                 return last ? end : b.CreateOr(end, match);
               })[kFound];
-}
-
-llvm::Value* Strings::scan_byte(const ScanView& view, unsigned k, llvm::Value* i, uint64_t capacity) {
-  Ir& ir = l_.ir;
-  llvm::Value* at = view.in_callback ? ir.bounded(i, capacity) : i;
-  return ir.b().CreateZExt(ir.b().CreateLoad(ir.i8(), ir.b().CreateInBoundsGEP(ir.i8(), view.pointers[k], at)),
-                           ir.i64());
 }
 
 bool Strings::take_written_out_scan() {

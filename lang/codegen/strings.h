@@ -90,9 +90,15 @@ class Strings {
     std::vector<llvm::Value*> words;  // slots of i64
     bool in_callback = false;
   };
-  // Byte i (below `capacity`) of the buffer at view.pointers[k], as i64. Written out, the loop's
-  // counter is a constant per byte; in a callback it is clamped so the verifier sees it in bounds.
-  llvm::Value* scan_byte(const ScanView& view, unsigned k, llvm::Value* i, uint64_t capacity);
+  // A scan's index i into a buffer of `capacity` bytes. Written out, it is a constant per step; in
+  // a callback it is clamped so that the verifier sees it in bounds.
+  llvm::Value* scan_index(const ScanView& view, llvm::Value* i, uint64_t capacity) {
+    return view.in_callback ? l_.ir.bounded(i, capacity) : i;
+  }
+  // Byte i (below `capacity`) of the buffer at view.pointers[k], as i64.
+  llvm::Value* scan_byte(const ScanView& view, unsigned k, llvm::Value* i, uint64_t capacity) {
+    return load_byte(view.pointers[k], scan_index(view, i, capacity));
+  }
   // Runs body(i, view) for i = 0, 1 ... n - 1 until it returns an i1 true, and gives the words'
   // final values. Scans of up to `written_out` bytes are written out in the program, which is
   // fastest; longer ones (and a scan whose body scans again) run in a bpf_loop() callback, checked
@@ -164,6 +170,7 @@ class Strings {
   int written_out_left_ = 0;
   int callback_depth_ = 0;
   std::vector<llvm::Value*> load_words(const std::vector<llvm::Value*>& slots);
+  llvm::Value* load_byte(llvm::Value* buffer, llvm::Value* index);  // as i64
   uint64_t strsize() const { return l_.program.options.strsize(); }
   Lowering& l_;
 };

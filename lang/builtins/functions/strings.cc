@@ -221,7 +221,7 @@ class ChangeCase : public StringFunction {
     Value s = text_arg(l, call, 0);
     Value out = l.strings.copy_range(s, ir.const64(0), ir.const64(static_cast<int64_t>(s.capacity)));
     l.strings.scan(out.capacity, "change_case", {out.v}, {}, [&](llvm::Value* i, const codegen::Strings::ScanView& v) {
-      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[0], v.in_callback ? ir.bounded(i, out.capacity) : i);
+      llvm::Value* at = b.CreateInBoundsGEP(ir.i8(), v.pointers[0], l.strings.scan_index(v, i, out.capacity));
       llvm::Value* ch = b.CreateLoad(ir.i8(), at);
       llvm::Value* letter =
           b.CreateAnd(b.CreateICmpUGE(ch, b.getInt8(from_)), b.CreateICmpULE(ch, b.getInt8(from_ + 25)));
