@@ -160,9 +160,9 @@ KeyBuilder& KeyBuilder::integer(int64_t v, unsigned width) {
   return *this;
 }
 
-KeyBuilder& KeyBuilder::string(std::string_view s, unsigned strsize) {
-  std::string padded(strsize, '\0');
-  std::memcpy(padded.data(), s.data(), std::min<size_t>(s.size(), strsize ? strsize - 1 : 0));
+KeyBuilder& KeyBuilder::string(std::string_view s, unsigned bytes) {
+  std::string padded(bytes, '\0');
+  std::memcpy(padded.data(), s.data(), std::min<size_t>(s.size(), bytes ? bytes - 1 : 0));
   bytes_ += padded;
   return *this;
 }

@@ -7,7 +7,7 @@
 //  - key: each component in order; an integer component takes 8 bytes (sign- or zero-extended
 //    to 64 bits, little endian) whatever its D size, or 4 (its low 32 bits) when every component
 //    of the key is an integer of at most 4 bytes (KeyComponent::width); a string component takes
-//    `strsize` bytes, NUL-terminated and NUL-padded.
+//    Options::string_bytes() bytes (strsize characters at most), NUL-terminated and NUL-padded.
 //  - value, per CPU: AggregatingFunction::value_words() 64-bit little-endian words, laid out as
 //    that function defines them; key-less, one word more, nonzero on a CPU once that CPU has
 //    updated the aggregation (the array's one entry always exists, and a sum may well be 0).
@@ -28,7 +28,7 @@ namespace dsched::abi {
 struct KeyComponent {
   enum class Kind { Integer, String, Stack, Symbol };
   Kind kind = Kind::Integer;
-  unsigned size = 8;      // integers: the D size (1, 2, 4, 8); strings: strsize; others: bytes
+  unsigned size = 8;      // integers: the D size (1, 2, 4, 8); strings: string_bytes(); others: bytes
   bool is_signed = true;  // integers
   AddressLayout addresses;  // stacks and symbols
   unsigned width = 8;       // integers: bytes in the packed key, 8 or 4
@@ -36,7 +36,7 @@ struct KeyComponent {
   static KeyComponent integer(unsigned size, bool is_signed, unsigned width = 8) {
     return {Kind::Integer, size, is_signed, {}, width};
   }
-  static KeyComponent string(unsigned strsize) { return {Kind::String, strsize, false, {}}; }
+  static KeyComponent string(unsigned bytes) { return {Kind::String, bytes, false, {}}; }
   static KeyComponent address(Kind kind, const AddressLayout& layout) {
     return {kind, layout.byte_size(), false, layout};
   }
@@ -182,7 +182,7 @@ Value key_value(const AggregationSpec& spec, std::string_view key, size_t i);
 class KeyBuilder {
  public:
   KeyBuilder& integer(int64_t v, unsigned width = 8);
-  KeyBuilder& string(std::string_view s, unsigned strsize);
+  KeyBuilder& string(std::string_view s, unsigned bytes);
   std::string bytes() const { return bytes_; }
   std::span<const uint8_t> span() const {
     return {reinterpret_cast<const uint8_t*>(bytes_.data()), bytes_.size()};

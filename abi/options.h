@@ -60,6 +60,10 @@ class Options {
   bool quiet() const { return flag("quiet"); }
   bool destructive() const { return flag("destructive"); }
   uint64_t strsize() const { return uint64_t(number("strsize")); }
+  // A D string holds up to strsize characters and then its NUL, as DTrace's do; it takes whole
+  // words, zero-padded, so that it is copied and compared by words.
+  uint64_t string_capacity() const { return strsize() + 1; }
+  uint64_t string_bytes() const { return (string_capacity() + 7) & ~uint64_t(7); }
   int64_t nspec() const { return number("nspec"); }
 
  private:

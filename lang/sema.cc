@@ -23,7 +23,7 @@ void Sema::run() {
   for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
   program_.stamp_records = options_.stamp_records;
   if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
-  types_.set_string_size(program_.options.strsize());
+  types_.set_string_size(program_.options.string_bytes());
   for (TopItem* item : items_) {
     if (auto* c = std::get_if<ClauseSyntax>(item)) {
       clause(*c);

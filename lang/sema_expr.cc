@@ -213,7 +213,8 @@ void Sema::check(ExprPtr& e) {
       }
       if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function)
         fail(e->loc, ErrTag::D_SIZEOF_TYPE, "sizeof cannot be applied to " + describe(t));
-      e = make_int(t->size, typedefs_.at("size_t"), e->loc);
+      // A string's size is strsize, though its storage holds the NUL too.
+      e = make_int(t->is_string() ? program_.options.strsize() : t->size, typedefs_.at("size_t"), e->loc);
       return;
     }
     case ExprKind::Offsetof: {

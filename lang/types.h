@@ -23,7 +23,7 @@ enum class TypeKind {
   Integer,
   Pointer,
   Array,
-  String,    // D string: a NUL-terminated value of at most `size` (= strsize) bytes
+  String,    // D string: NUL-terminated, of at most strsize characters; `size` is its storage
   Struct,
   Union,
   Function,  // a kernel function prototype; only ever seen behind a pointer

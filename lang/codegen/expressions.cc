@@ -307,7 +307,7 @@ Value Exprs::ternary(const lang::Expr& e) {
     uint64_t capacity = std::max(then_value.capacity, else_value.capacity);
     b.SetInsertPoint((then_smaller ? then_end : else_end)->getTerminator());
     llvm::Value* buffer = l_.firing.scratch(capacity);
-    l_.strings.copy(buffer, capacity, smaller);
+    l_.strings.copy(buffer, capacity, round8(capacity), smaller);
     smaller = Value{buffer, smaller.type, capacity};
   }
   b.SetInsertPoint(done);
@@ -323,7 +323,7 @@ Value Exprs::ternary(const lang::Expr& e) {
 // A translated struct by value, built member by member in scratch memory.
 Value Exprs::translated(const lang::Expr& e) {
   llvm::Value* at = l_.firing.scratch(e.type->size);
-  l_.ir.zero_bytes(at, (e.type->size + 7) & ~uint64_t(7));
+  l_.ir.zero_bytes(at, round8(e.type->size));
   const std::vector<lang::Member>& members = e.type->members();
   for (size_t i = 0; i < members.size(); ++i) {
     const lang::Expr& value = *e.operand(i);

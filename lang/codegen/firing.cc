@@ -13,11 +13,6 @@
 #include "lang/kernel_symbols.h"
 
 namespace dsched::codegen {
-namespace {
-
-uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
-
-}  // namespace
 
 void Firing::begin_program(llvm::Function* function, const std::string& section,
                            const std::function<llvm::Value*()>& filter) {
@@ -89,7 +84,7 @@ Value Firing::per_probe(std::string lang::Probe::*field) {
   // Each text padded to the longest, and to 8 bytes, one after the other.
   uint64_t capacity = 0;
   for (const lang::Probe* probe : alike_) capacity = std::max<uint64_t>(capacity, (probe->*field).size() + 1);
-  uint64_t stride = (capacity + 7) & ~uint64_t{7};
+  uint64_t stride = round8(capacity);
   std::string texts;
   for (const lang::Probe* probe : alike_) {
     texts += probe->*field;

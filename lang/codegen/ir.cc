@@ -105,10 +105,9 @@ void Ir::copy_bytes(llvm::Value* dst, llvm::Value* src, uint64_t n) {
     helper(BPF_FUNC_probe_read_kernel, {dst, const64(static_cast<int64_t>(n)), src});
     return;
   }
-  uint64_t chunk = chunk_size();
-  for (uint64_t done = 0; done < n; done += chunk)
-    b().CreateMemCpy(offset_ptr(dst, done), alignment(), offset_ptr(src, done), alignment(), std::min(chunk, n - done),
-                     /*isVolatile=*/n > chunk);
+  for (uint64_t done = 0; done < n; done += kChunkBytes)
+    b().CreateMemCpy(offset_ptr(dst, done), alignment(), offset_ptr(src, done), alignment(),
+                     std::min(kChunkBytes, n - done), /*isVolatile=*/n > kChunkBytes);
 }
 
 void Ir::zero_bytes(llvm::Value* dst, uint64_t n) {
@@ -116,10 +115,9 @@ void Ir::zero_bytes(llvm::Value* dst, uint64_t n) {
     copy_bytes(dst, zeroes(n), n);
     return;
   }
-  uint64_t chunk = chunk_size();
-  for (uint64_t done = 0; done < n; done += chunk)
-    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(chunk, n - done), alignment(),
-                     /*isVolatile=*/n > chunk);
+  for (uint64_t done = 0; done < n; done += kChunkBytes)
+    b().CreateMemSet(offset_ptr(dst, done), b().getInt8(0), std::min(kChunkBytes, n - done), alignment(),
+                     /*isVolatile=*/n > kChunkBytes);
 }
 
 llvm::GlobalVariable* Ir::zeroes(uint64_t bytes) {

@@ -13,10 +13,12 @@
 
 namespace dsched::codegen {
 
+// Buffers take whole 8-byte words.
+constexpr uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+
 class Ir {
  public:
-  // `strsize` decides the alignment of string copies.
-  Ir(BpfModule& module, uint64_t strsize) : module_(module), strsize_(strsize) {}
+  explicit Ir(BpfModule& module) : module_(module) {}
 
   llvm::IRBuilder<>& b() { return module_.builder(); }
   BpfModule& module() { return module_; }
@@ -69,16 +71,14 @@ class Ir {
   // gives them their size once every use is known.
   llvm::GlobalVariable* zeroes(uint64_t bytes);
   void finish_zeroes();
-  // Whole 8-byte words are copied when every string buffer is 8-byte aligned.
-  bool word_aligned() const { return strsize_ % 8 == 0; }
 
  private:
-  llvm::MaybeAlign alignment() const { return llvm::MaybeAlign(word_aligned() ? 8 : 1); }
-  uint64_t chunk_size() const { return 64 * alignment()->value(); }
+  // Buffers are 8-byte aligned and strings take whole words: copies move 8-byte words.
+  static llvm::Align alignment() { return llvm::Align(8); }
+  static constexpr uint64_t kChunkBytes = 64 * 8;
   static constexpr uint64_t kWrittenOutBytes = 512;
 
   BpfModule& module_;
-  uint64_t strsize_;
   llvm::Function* function_ = nullptr;
   llvm::Value* bounded_slot_ = nullptr;     // bounded()'s stack word in function_
   llvm::GlobalVariable* zeroes_ = nullptr;  // a placeholder until finish_zeroes()

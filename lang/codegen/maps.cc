@@ -13,8 +13,6 @@
 namespace dsched::codegen {
 namespace {
 
-uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
-
 // Aggregations and associative arrays are preallocated hash maps. Without preallocation each new
 // key takes an element from a per-CPU cache of the kernel's BPF allocator, which starts nearly
 // empty and is refilled only once interrupts are enabled again: a burst of new keys inside one
@@ -31,8 +29,8 @@ uint32_t ring_size(int64_t requested) {
   return static_cast<uint32_t>(size);
 }
 
-abi::KeyComponent key_component(const lang::Type* key, uint64_t strsize, uint64_t integer_width) {
-  if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(strsize));
+abi::KeyComponent key_component(const lang::Type* key, uint64_t string_bytes, uint64_t integer_width) {
+  if (key->is_string()) return abi::KeyComponent::string(static_cast<unsigned>(string_bytes));
   if (key->is_address())
     return abi::KeyComponent::address(
         key->kind == lang::TypeKind::Stack ? abi::KeyComponent::Kind::Stack : abi::KeyComponent::Kind::Symbol,
@@ -73,7 +71,7 @@ uint64_t Maps::integer_key_width(const std::vector<const lang::Type*>& types) {
 uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
   uint64_t size = 0;
   for (const lang::Type* t : types)
-    size += t->is_string() ? l_.program.options.strsize() : t->is_address() ? t->size : integer_key_width(types);
+    size += t->is_string() ? l_.program.options.string_bytes() : t->is_address() ? t->size : integer_key_width(types);
   return size;
 }
 
@@ -132,7 +130,7 @@ void Maps::define() {
   if (program.uses_speculation)
     speculations_ = module.define_map(
         {"spec_busy", BPF_MAP_TYPE_ARRAY, static_cast<uint32_t>(options.nspec() + 1), 4, 8, 0, false});
-  l_.ir.zeroes(options.strsize());  // an absent string variable reads from them
+  l_.ir.zeroes(options.string_bytes());  // an absent string variable reads from them
   scratch_ = new llvm::GlobalVariable(module.module(), l_.ir.i8(), false, llvm::GlobalValue::ExternalLinkage,
                                       l_.ir.b().getInt8(0), "scratch_placeholder");
   define_aggregations();
@@ -148,7 +146,7 @@ void Maps::define_aggregations() {
     spec.function = agg.function;
     spec.params = agg.params;
     for (const lang::Type* key : agg.key_types)
-      spec.keys.push_back(key_component(key, l_.program.options.strsize(), integer_key_width(agg.key_types)));
+      spec.keys.push_back(key_component(key, l_.program.options.string_bytes(), integer_key_width(agg.key_types)));
     uint64_t value_size = spec.map_value_words() * 8;
     std::string name = abi::aggregation_map_name(spec.id);
     BpfModule& module = l_.ir.module();

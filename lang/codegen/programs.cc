@@ -263,7 +263,7 @@ class Generator {
   // after it: none of them is used before all are built.
   explicit Generator(const lang::Program& program)
       : lowering_{program, ir_, maps_, firing_, records_, exprs_, variables_, strings_, programs_},
-        module_("dsched"), ir_(module_, program.options.strsize()), maps_(lowering_), firing_(lowering_),
+        module_("dsched"), ir_(module_), maps_(lowering_), firing_(lowering_),
         records_(lowering_), exprs_(lowering_), variables_(lowering_), strings_(lowering_), programs_(lowering_) {}
 
   abi::CompiledProgram run(const Dumps& dumps, const std::function<void(const std::vector<abi::MapShape>&)>& maps_laid_out) {

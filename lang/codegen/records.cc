@@ -14,8 +14,6 @@ namespace {
 
 constexpr uint32_t kRingRecordOverhead = 8;  // the kernel's header in front of each record
 
-uint32_t round8(uint32_t n) { return (n + 7) & ~uint32_t(7); }
-
 }  // namespace
 
 // The layout's description of the probe whose records it lays out.
@@ -114,7 +112,7 @@ void Records::stamp() {
 
 uint32_t Records::field(uint32_t size) {
   uint32_t offset = layout().size;
-  layout().size = round8(layout().size + size);
+  layout().size = static_cast<uint32_t>(round8(layout().size + size));
   return offset;
 }
 
@@ -131,23 +129,23 @@ abi::RecordField Records::integer(llvm::Value* v, const lang::Type* type) {
 }
 
 abi::RecordField Records::string(const Value& text) {
-  uint64_t strsize = l_.program.options.strsize();
+  uint64_t capacity = l_.strings.capacity_of_strings();
   abi::RecordField f;
   f.kind = abi::RecordField::Kind::String;
-  f.size = static_cast<uint32_t>(strsize);
-  f.offset = field(f.size);
+  f.size = static_cast<uint32_t>(capacity - 1);  // strsize, as DTrace records a string
+  f.offset = field(static_cast<uint32_t>(l_.strings.bytes_of_strings()));
   llvm::Value* dst = at(f.offset);
   // User space reads a record's text up to its NUL: no padding needed, and kernel text is read
   // straight into the record.
   if (text.in_kernel || text.type->is_pointer()) {
-    uint64_t capacity = text.in_kernel ? std::min(text.type->size, strsize) : strsize;
+    if (text.in_kernel) capacity = std::min(text.type->size, capacity);
     l_.ir.helper(BPF_FUNC_probe_read_kernel_str,
                  {dst, l_.ir.const64(static_cast<int64_t>(capacity)), l_.ir.b().CreateIntToPtr(text.v, l_.ir.ptr())});
     return f;
   }
   // DTrace faults on a NULL string's address.
   check_fault(l_.strings.is_null(text), abi::FaultKind::InvalidAddress, l_.ir.const64(0));
-  l_.strings.copy(dst, strsize, text, /*pad=*/false);
+  l_.strings.copy(dst, text, /*pad=*/false);
   return f;
 }
 

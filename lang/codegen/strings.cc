@@ -12,16 +12,16 @@ namespace dsched::codegen {
 Value Strings::literal(const std::string& text) {
   uint64_t capacity = text.size() + 1;
   std::string padded = text;
-  padded.resize((capacity + 7) & ~uint64_t(7), '\0');
+  padded.resize(round8(capacity), '\0');
   auto* init = llvm::ConstantDataArray::getString(l_.ir.module().context(), padded, false);
   return {l_.ir.rodata(init, "str"), l_.program.types->string_type(), capacity};
 }
 
 Value Strings::from_kernel(llvm::Value* address, uint64_t capacity) {
   Ir& ir = l_.ir;
-  capacity = std::min(capacity, strsize());
+  capacity = std::min(capacity, capacity_of_strings());
   llvm::Value* text = l_.firing.scratch(capacity);
-  ir.zero_bytes(text, (capacity + 7) & ~uint64_t(7));
+  ir.zero_bytes(text, round8(capacity));
   ir.helper(BPF_FUNC_probe_read_kernel_str,
             {text, ir.const64(static_cast<int64_t>(capacity)), ir.b().CreateIntToPtr(address, ir.ptr())});
   return {text, l_.program.types->string_type(), capacity};
@@ -35,9 +35,9 @@ Value Strings::current_comm() {
 }
 
 Value Strings::fresh() {
-  llvm::Value* text = l_.firing.scratch(strsize());
-  l_.ir.zero_bytes(text, strsize());
-  return {text, l_.program.types->string_type(), strsize()};
+  llvm::Value* text = l_.firing.scratch(bytes_of_strings());
+  l_.ir.zero_bytes(text, bytes_of_strings());
+  return {text, l_.program.types->string_type(), capacity_of_strings()};
 }
 
 void Strings::mark_null(const Value& s) {
@@ -57,30 +57,35 @@ Value Strings::from(const Value& value) {
   if (value.in_kernel && value.type->is_array()) return from_kernel(value.v, value.type->size);
   if (value.type->is_array()) {  // a char array in a D variable: it need not end in a NUL
     Value text = fresh();
-    l_.ir.copy_bytes(text.v, value.v, std::min(value.type->size, strsize() - 1));
+    l_.ir.copy_bytes(text.v, value.v, std::min(value.type->size, capacity_of_strings() - 1));
     return text;
   }
-  if (value.type->is_pointer()) return from_kernel(value.v, strsize());
+  if (value.type->is_pointer()) return from_kernel(value.v, capacity_of_strings());
   lang::fail({}, lang::ErrTag::D_UNKNOWN, "a value of type " + lang::type_name(value.type) + " used as a string");
 }
 
-void Strings::copy(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad) {
+void Strings::copy(llvm::Value* dst, const Value& src, bool pad) {
+  copy(dst, capacity_of_strings(), bytes_of_strings(), src, pad);
+}
+
+void Strings::copy(llvm::Value* dst, uint64_t dst_capacity, uint64_t room, const Value& src, bool pad) {
   Ir& ir = l_.ir;
-  uint64_t n = std::min(src.capacity, dst_size);
-  // Whole words: a source buffer's capacity rounds up within its allocation.
-  uint64_t whole = std::min((n + 7) & ~uint64_t(7), dst_size);
-  ir.copy_bytes(dst, src.v, ir.word_aligned() ? whole : n);
-  if (n == dst_size)
-    ir.b().CreateStore(ir.b().getInt8(0), ir.offset_ptr(dst, dst_size - 1));  // a full buffer still ends in NUL
-  else if (pad && whole < dst_size)
-    ir.zero_bytes(ir.offset_ptr(dst, whole), dst_size - whole);
+  // Whole words: a buffer's capacity rounds up within its allocation.
+  uint64_t whole = std::min(round8(src.capacity), room);
+  ir.copy_bytes(dst, src.v, whole);
+  if (src.capacity > dst_capacity)
+    cut(dst, dst_capacity, room);
+  else if (pad && whole < room)
+    ir.zero_bytes(ir.offset_ptr(dst, whole), room - whole);
 }
 
 llvm::Value* Strings::compare(const Value& left, const Value& right) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
   // Compare the common capacity; a longer buffer's next byte decides whether it holds more text.
-  uint64_t n = std::min(left.capacity, right.capacity);
+  // As in DTrace, no more than strsize characters count.
+  uint64_t strsize = capacity_of_strings() - 1;
+  uint64_t n = std::min({left.capacity, right.capacity, strsize});
   enum Word { kDifference, kDecided };
   std::vector<llvm::Value*> words =
       scan(n, "strcmp", {left.v, right.v}, {ir.const64(0), ir.const64(0)}, [&](llvm::Value* i, const ScanView& v) {
@@ -91,7 +96,7 @@ llvm::Value* Strings::compare(const Value& left, const Value& right) {
         b.CreateStore(ir.widen(decided), v.words[kDecided]);
         return decided;
       });
-  if (left.capacity == right.capacity) return words[kDifference];
+  if (left.capacity == right.capacity || n == strsize) return words[kDifference];
   const Value& longer = left.capacity > right.capacity ? left : right;
   llvm::Value* next = b.CreateZExt(b.CreateLoad(ir.i8(), ir.offset_ptr(longer.v, n)), ir.i64());
   return b.CreateSelect(ir.truth(words[kDecided]), words[kDifference],
@@ -102,27 +107,44 @@ llvm::Value* Strings::length(const Value& s) {
   // The helper that copies kernel text stops at the NUL and returns the bytes it copied: the length
   // without a loop, which would cost the verifier a state per byte. Every D string has its NUL
   // within its capacity; the copy goes to a buffer nothing reads.
+  // No more than strsize characters count.
   Ir& ir = l_.ir;
+  uint64_t capacity = std::min(s.capacity, capacity_of_strings());
   llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str,
-                                  {l_.firing.scratch(s.capacity), ir.const64(static_cast<int64_t>(s.capacity)), s.v});
-  return ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), s.capacity);
+                                  {l_.firing.scratch(capacity), ir.const64(static_cast<int64_t>(capacity)), s.v});
+  return ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), capacity);
 }
 
 Value Strings::join(const Value& a, const Value& b) {
   // a, then b over a's NUL, each copied up to its NUL by the helper; b may run past strsize into a
-  // second buffer's worth of room, and the text is cut at strsize - 1.
+  // second buffer's worth of room, and the text is cut at strsize.
   Ir& ir = l_.ir;
-  uint64_t n = strsize();
-  llvm::Value* out = l_.firing.scratch(2 * n);
-  ir.zero_bytes(out, 2 * n);
+  uint64_t n = capacity_of_strings();
+  llvm::Value* out = wide_buffer();
   uint64_t first = std::min(a.capacity, n);
   llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str, {out, ir.const64(static_cast<int64_t>(first)), a.v});
   llvm::Value* at = ir.bounded(ir.b().CreateSub(copied, ir.const64(1)), n);
   ir.helper(BPF_FUNC_probe_read_kernel_str, {ir.b().CreateInBoundsGEP(ir.i8(), out, at),
                                              ir.const64(static_cast<int64_t>(std::min(b.capacity, n))), b.v});
-  ir.b().CreateStore(ir.b().getInt8(0), ir.offset_ptr(out, n - 1));
-  ir.zero_bytes(ir.offset_ptr(out, n), n);  // what ran past the cut is not part of the text
-  return {out, l_.program.types->string_type(), n};
+  return cut_wide(out);
+}
+
+llvm::Value* Strings::wide_buffer() {
+  llvm::Value* out = l_.firing.scratch(2 * bytes_of_strings());
+  l_.ir.zero_bytes(out, 2 * bytes_of_strings());
+  return out;
+}
+
+Value Strings::cut_wide(llvm::Value* buffer) {
+  // What ran past the cut is not part of the text.
+  cut(buffer, capacity_of_strings(), bytes_of_strings());
+  l_.ir.zero_bytes(l_.ir.offset_ptr(buffer, bytes_of_strings()), bytes_of_strings());
+  return {buffer, l_.program.types->string_type(), capacity_of_strings()};
+}
+
+void Strings::cut(llvm::Value* buffer, uint64_t capacity, uint64_t room) {
+  for (uint64_t i = capacity - 1; i < room; ++i)
+    l_.ir.b().CreateStore(l_.ir.b().getInt8(0), l_.ir.offset_ptr(buffer, i));
 }
 
 llvm::Value* Strings::byte_at(const Value& s, llvm::Value* index) {
@@ -140,7 +162,7 @@ Value Strings::copy_range(const Value& src, llvm::Value* from, llvm::Value* to) 
   Ir& ir = l_.ir;
   auto& b = ir.b();
   Value out = fresh();
-  uint64_t n = std::min(src.capacity, strsize() - 1);
+  uint64_t n = std::min(src.capacity, capacity_of_strings()) - 1;
   llvm::Value* zero = ir.const64(0);
   llvm::Value* start = ir.bounded(b.CreateSelect(b.CreateICmpSLT(from, zero), zero, from), src.capacity);
   llvm::Value* count = b.CreateSub(to, start);

@@ -25,7 +25,10 @@ class Strings {
   // A D string from a string, a kernel char array or a char pointer.
   Value from(const Value& value);
   Value current_comm();
-  // A fresh, zeroed buffer of strsize bytes in scratch.
+  // What a D string takes: strsize characters and the NUL (its capacity), in whole words.
+  uint64_t capacity_of_strings() const { return l_.program.options.string_capacity(); }
+  uint64_t bytes_of_strings() const { return l_.program.options.string_bytes(); }
+  // A fresh, zeroed string buffer in scratch.
   Value fresh();
   // DTrace's NULL string (strtok() with no token left): an empty text whose byte after the NUL
   // is kNullMark, so that it survives copies into variables. Printing it is a fault.
@@ -35,10 +38,17 @@ class Strings {
 
   llvm::Value* compare(const Value& a, const Value& b);  // i64 <0, 0, >0
   llvm::Value* length(const Value& s);
-  // a followed by b, cut at strsize - 1 bytes.
+  // a followed by b, cut at strsize bytes.
   Value join(const Value& a, const Value& b);
-  // Copies src into dst; `pad` zero-fills the rest (keys and variables compare whole buffers).
-  void copy(llvm::Value* dst, uint64_t dst_size, const Value& src, bool pad = true);
+  // Text built in pieces that may run past strsize goes into a zeroed buffer of two strings'
+  // bytes; cut_wide() ends it at strsize and gives the string.
+  llvm::Value* wide_buffer();
+  Value cut_wide(llvm::Value* buffer);
+  // Copies src into dst, a D string's storage, cutting longer text at strsize; `pad` zero-fills
+  // the rest (keys and variables compare whole buffers).
+  void copy(llvm::Value* dst, const Value& src, bool pad = true);
+  // The same into `room` bytes that hold text of dst_capacity - 1 bytes and its NUL.
+  void copy(llvm::Value* dst, uint64_t dst_capacity, uint64_t room, const Value& src, bool pad = true);
   // s[index] as i64; index is clamped so the verifier sees it within the buffer.
   llvm::Value* byte_at(const Value& s, llvm::Value* index);
   // src[from, to) as a new string (clamped to its capacity, NUL-terminated).
@@ -104,7 +114,7 @@ class Strings {
   // fastest; longer ones (and a scan whose body scans again) run in a bpf_loop() callback, checked
   // once by the verifier where a written-out loop costs it a state per byte (a few scans of a
   // large strsize pass its limits).
-  static constexpr uint64_t kWrittenOutScan = 64;  // execname, probefunc and short literals
+  static constexpr uint64_t kWrittenOutScan = 65;  // execname, probefunc, short literals: 64 bytes and a NUL
   template <typename Body>
   std::vector<llvm::Value*> scan(uint64_t n, const char* name, const std::vector<llvm::Value*>& pointers,
                                  const std::vector<llvm::Value*>& words, Body body,
@@ -169,9 +179,11 @@ class Strings {
   llvm::Function* written_out_in_ = nullptr;
   int written_out_left_ = 0;
   int callback_depth_ = 0;
+  // Ends the text in a buffer of `capacity` at capacity - 1 bytes: zeroes from there to the end
+  // of its `room`.
+  void cut(llvm::Value* buffer, uint64_t capacity, uint64_t room);
   std::vector<llvm::Value*> load_words(const std::vector<llvm::Value*>& slots);
   llvm::Value* load_byte(llvm::Value* buffer, llvm::Value* index);  // as i64
-  uint64_t strsize() const { return l_.program.options.strsize(); }
   Lowering& l_;
 };
 

@@ -106,7 +106,6 @@ void Variables::forget_lookups(const lang::Expr& e) {
 llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const std::vector<const lang::Type*>& types,
                             llvm::Value* leading) {
   Ir& ir = l_.ir;
-  uint64_t strsize = l_.program.options.strsize();
   uint64_t offset = leading ? Maps::kThreadKeyBytes : 0;
   uint64_t width = Maps::integer_key_width(types);
   uint64_t size = offset + l_.maps.key_size(types);
@@ -127,8 +126,8 @@ llvm::Value* Variables::key(const std::vector<const lang::Expr*>& keys, const st
   if (leading) ir.b().CreateStore(leading, key);
   for (size_t i = 0; i < parts.size(); ++i) {
     if (types[i]->is_string()) {
-      l_.strings.copy(ir.offset_ptr(key, offset), strsize, l_.strings.from(parts[i]));
-      offset += strsize;
+      l_.strings.copy(ir.offset_ptr(key, offset), l_.strings.from(parts[i]));
+      offset += l_.strings.bytes_of_strings();
     } else if (types[i]->is_address()) {
       ir.copy_bytes(ir.offset_ptr(key, offset), parts[i].v, types[i]->size);
       offset += types[i]->size;
@@ -242,7 +241,7 @@ Value Variables::read(llvm::Value* at, const Field& field) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
   const lang::Type* type = field.type;
-  if (type->is_string()) return {at, type, l_.program.options.strsize()};
+  if (type->is_string()) return {at, type, l_.strings.capacity_of_strings()};
   if (!type->is_scalar()) return {at, type, type->size};
   if (field.bits) {
     llvm::Value* unit = b.CreateLoad(b.getIntNTy(static_cast<unsigned>(field.unit * 8)), at);
@@ -257,8 +256,8 @@ void Variables::write(llvm::Value* at, const Field& field, const Value& value) {
   Ir& ir = l_.ir;
   auto& b = ir.b();
   const lang::Type* type = field.type;
-  if (type->is_string() && value.type->is_integer()) return ir.zero_bytes(at, l_.program.options.strsize());  // storing 0
-  if (type->is_string()) return l_.strings.copy(at, l_.program.options.strsize(), l_.strings.from(value));
+  if (type->is_string() && value.type->is_integer()) return ir.zero_bytes(at, l_.strings.bytes_of_strings());  // storing 0
+  if (type->is_string()) return l_.strings.copy(at, l_.strings.from(value));
   if (!type->is_scalar()) {
     if (value.type->is_integer()) return ir.zero_bytes(at, type->size);  // storing 0
     llvm::Value* source = value.v;
@@ -268,7 +267,7 @@ void Variables::write(llvm::Value* at, const Field& field, const Value& value) {
                                                    b.CreateIntToPtr(source, ir.ptr())});
         return;
       }
-      return l_.strings.copy(at, type->size, value);
+      return l_.strings.copy(at, type->size, type->size, value);
     }
     uint64_t size = std::min(type->size, value.type->size);
     if (value.in_kernel) {

@@ -1,6 +1,6 @@
 /*
  * Many lltostr() calls in one clause load: each call's digit count is one unknown value to the
- * verifier, not one path per length. Truncation at strsize keeps the leading digits.
+ * verifier, not one path per length. Truncation at strsize (8 characters) keeps the leading digits.
  */
 #pragma D option quiet
 #pragma D option strsize=8

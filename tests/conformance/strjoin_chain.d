@@ -2,7 +2,7 @@
 
 /*
  * Several strjoin() calls in one clause, on string variables, each result joined again; strlen()
- * of the results. With strsize=16 a joined string keeps its first 15 characters.
+ * of the results. With strsize=16 a joined string keeps its first 16 characters.
  */
 #pragma D option strsize=16
 

@@ -250,8 +250,10 @@ TEST_CASE("pragmas set typed options") {
   CHECK(o.number("aggrate") == 1000000);
   CHECK(o.strsize() == 512);
   CHECK(o.text("bufpolicy") == "switch");
-  CHECK(r.program->types->string_type()->size == 512);
-  CHECK(r.program->globals[0].type->size == 512);
+  // strsize characters and the NUL, in whole words.
+  CHECK(o.string_capacity() == 513);
+  CHECK(r.program->types->string_type()->size == 520);
+  CHECK(r.program->globals[0].type->size == 520);
 }
 
 TEST_CASE("every buffer policy is accepted") {

@@ -7,6 +7,7 @@
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
 #include "lang/codegen/records.h"
+#include "lang/codegen/strings.h"
 #include "lang/diagnostics.h"
 
 namespace dsched::lang {
@@ -33,18 +34,16 @@ class Copyinstr : public CopyFunction {
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
-    uint64_t strsize = l.program.options.strsize();
-    llvm::Value* text = l.firing.scratch(strsize);
-    ir.zero_bytes(text, strsize);
+    codegen::Value text = l.strings.fresh();
     llvm::Value* address = l.exprs.eval_int(*call.operand(0));
-    // The copy holds at most `size` bytes of text (strsize - 1 at most), then the NUL.
-    llvm::Value* capacity = ir.const64(static_cast<int64_t>(strsize));
+    // The copy holds at most `size` bytes of text (strsize at most), then the NUL.
+    llvm::Value* capacity = ir.const64(static_cast<int64_t>(text.capacity));
     if (call.operands.size() == 2)
-      capacity = ir.b().CreateAdd(ir.bounded(l.exprs.eval_int(*call.operand(1)), strsize), ir.const64(1));
+      capacity = ir.b().CreateAdd(ir.bounded(l.exprs.eval_int(*call.operand(1)), text.capacity), ir.const64(1));
     llvm::Value* result =
-        ir.helper(BPF_FUNC_probe_read_user_str, {text, capacity, ir.b().CreateIntToPtr(address, ir.ptr())});
+        ir.helper(BPF_FUNC_probe_read_user_str, {text.v, capacity, ir.b().CreateIntToPtr(address, ir.ptr())});
     l.records.check_fault(ir.b().CreateICmpSLT(result, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
-    return {text, call.type, strsize};
+    return {text.v, call.type, text.capacity};
   }
 };
 

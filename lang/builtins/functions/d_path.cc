@@ -35,7 +35,7 @@ constexpr uint64_t kMostDigits = 20;  // of a 64-bit inode number
 
 // A file on no mounted tree, named as the kernel's d_dname() names it: "pipe:[inode]" and
 // "socket:[inode]" for pipes and sockets, its dentry's name ("[eventfd]"...) for anything else.
-// `out` is 2 * strsize bytes, zeroed.
+// `out` is a zeroed wide buffer (Strings::wide_buffer()).
 void name_detached(Lowering& l, const Offsets& o, llvm::Value* dentry, llvm::Value* words, llvm::Value* out) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
@@ -48,12 +48,12 @@ void name_detached(Lowering& l, const Offsets& o, llvm::Value* dentry, llvm::Val
   ir.when(b.CreateNot(b.CreateOr(pipe, socket)), [&] {
     llvm::Value* name = read(at(dentry, o.dentry_name));
     ir.helper(BPF_FUNC_probe_read_kernel_str,
-              {out, ir.const64(l.program.options.strsize()), b.CreateIntToPtr(name, ir.ptr())});
+              {out, ir.const64(l.strings.capacity_of_strings()), b.CreateIntToPtr(name, ir.ptr())});
   });
   ir.when(b.CreateOr(pipe, socket), [&] {
-    uint64_t n = l.program.options.strsize();
+    uint64_t room = 2 * l.strings.bytes_of_strings();
     auto put = [&](llvm::Value* at_index, char c) {
-      b.CreateStore(b.getInt8(c), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(at_index, 2 * n)));
+      b.CreateStore(b.getInt8(c), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(at_index, room)));
     };
     auto put_text = [&](uint64_t from, const char* text) {
       for (uint64_t i = 0; text[i]; ++i) put(ir.const64(from + i), text[i]);
@@ -74,8 +74,8 @@ void name_detached(Lowering& l, const Offsets& o, llvm::Value* dentry, llvm::Val
       llvm::Value* place = b.CreateSub(b.CreateSub(end, ir.const64(1)), ir.const64(static_cast<int64_t>(k)));
       // Digits beyond the number's own land past the text, which is cleared afterwards.
       place = b.CreateSelect(b.CreateICmpULT(ir.const64(static_cast<int64_t>(k)), digits), place,
-                             ir.const64(static_cast<int64_t>(2 * n - 1)));
-      b.CreateStore(b.CreateTrunc(digit, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(place, 2 * n)));
+                             ir.const64(static_cast<int64_t>(room - 1)));
+      b.CreateStore(b.CreateTrunc(digit, ir.i8()), b.CreateInBoundsGEP(ir.i8(), out, ir.bounded(place, room)));
       rest = b.CreateUDiv(rest, ir.const64(10));
     }
     put(end, ']');
@@ -106,14 +106,13 @@ llvm::Value* kernel_word(Lowering& l, llvm::Value* address, int64_t offset) {
 Value name_of(Lowering& l, const Offsets& o, llvm::Value* vfsmount, llvm::Value* dentry) {
   codegen::Ir& ir = l.ir;
   auto& b = ir.b();
-  uint64_t n = l.program.options.strsize();
+  uint64_t n = l.strings.capacity_of_strings();
   // The walk's state lives in scratch, not on the stack: the verifier follows a
   // stack value through every iteration of a bpf_loop() callback, and a count
   // that grows each time would never let it conclude.
   enum Word : uint64_t { kDentry, kMount, kCount, kRead, kLength, kComponents };
   llvm::Value* words = l.firing.scratch((kComponents + kMostComponents) * 8);
-  llvm::Value* out = l.firing.scratch(2 * n);  // a name read at the end may run past strsize
-  ir.zero_bytes(out, 2 * n);
+  llvm::Value* out = l.strings.wide_buffer();  // a name read at the end may run past strsize
   llvm::Type* i64 = ir.i64();
   auto word = [&](llvm::Value* base, Word w) { return ir.offset_ptr(base, w * 8); };
   b.CreateStore(dentry, word(words, kDentry));
@@ -204,9 +203,7 @@ Value name_of(Lowering& l, const Offsets& o, llvm::Value* vfsmount, llvm::Value*
     ir.when(detached, [&] { name_detached(l, o, dentry, words, out); });
   });
   b.CreateLifetimeEnd(context);
-  b.CreateStore(b.getInt8(0), ir.offset_ptr(out, n - 1));
-  ir.zero_bytes(ir.offset_ptr(out, n), n);  // what ran past the cut is not part of the text
-  return {out, l.program.types->string_type(), n};
+  return l.strings.cut_wide(out);
 }
 
 // The name of the struct path at `path` (a kernel address).

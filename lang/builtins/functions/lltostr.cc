@@ -24,7 +24,6 @@ class Lltostr : public Subroutine {
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
-    uint64_t strsize = l.program.options.strsize();
     llvm::Value* value = l.exprs.eval_int(*call.operand(0));
     llvm::Value* base = call.operands.size() > 1 ? l.exprs.eval_int(*call.operand(1)) : ir.const64(10);
     base = b.CreateSelect(b.CreateICmpULT(base, ir.const64(2)), ir.const64(10), base);
@@ -62,7 +61,7 @@ class Lltostr : public Subroutine {
     ir.when(hex, [&] { b.CreateStore(b.getInt8('x'), ir.offset_ptr(out.v, 1)); });
     llvm::Value* prefix = b.CreateSelect(hex, ir.const64(2), b.CreateZExt(b.CreateOr(negative, octal), ir.i64()));
     // The most significant digits that fit before the NUL, copied in one helper call.
-    llvm::Value* room = b.CreateSub(ir.const64(int64_t(strsize) - 1), prefix);
+    llvm::Value* room = b.CreateSub(ir.const64(int64_t(out.capacity) - 1), prefix);
     llvm::Value* size = b.CreateSelect(b.CreateICmpULT(n, room), n, room);
     ir.helper(BPF_FUNC_probe_read_kernel, {b.CreateInBoundsGEP(ir.i8(), out.v, prefix), size,
                                            b.CreateInBoundsGEP(ir.i8(), digits, b.CreateSub(ir.const64(kDigits), n))});

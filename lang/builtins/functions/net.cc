@@ -40,7 +40,7 @@ class TextWriter {
   void put(llvm::Value* ch) {
     auto& b = l_.ir.b();
     llvm::Value* at = b.CreateLoad(l_.ir.i64(), position_, /*isVolatile=*/true);
-    uint64_t last = l_.program.options.strsize() - 1;  // the NUL stays
+    uint64_t last = out_.capacity - 1;  // the NUL stays
     l_.ir.when(b.CreateICmpULT(at, l_.ir.const64(static_cast<int64_t>(last))), [&] {
       b.CreateStore(b.CreateTrunc(ch, l_.ir.i8()), b.CreateInBoundsGEP(l_.ir.i8(), out_.v, l_.ir.bounded(at, last)));
     });

@@ -103,7 +103,7 @@ class Cleanpath : public PathFunction {
     auto& b = ir.b();
     Value text = l.strings.from(l.exprs.eval(*call.operand(0)));
     Value result = l.strings.fresh();
-    uint64_t size = l.program.options.strsize();
+    uint64_t size = result.capacity;
     uint64_t slashes_size = size / 2 + 1;
     // Its words live in scratch: several calls in one clause would not fit on the BPF stack.
     llvm::Value* scratch_words = l.firing.scratch((slashes_size + 3) * 8);
@@ -145,10 +145,10 @@ class Cleanpath : public PathFunction {
         emit(c);
         set_state(kText);
       };
-      // Room for "/..c" and the NUL, as DTrace leaves: with less, the scan stops.
+      // Room for "/..c" and the NUL within strsize, as DTrace leaves: with less, the scan stops.
       llvm::BasicBlock* room = ir.new_block("cleanpath.room");
       llvm::BasicBlock* full = ir.new_block("cleanpath.full");
-      b.CreateCondBr(b.CreateICmpUGE(b.CreateAdd(load(j), ir.const64(5)), ir.const64(size)), full, room);
+      b.CreateCondBr(b.CreateICmpUGE(b.CreateAdd(load(j), ir.const64(5)), ir.const64(size - 1)), full, room);
       b.SetInsertPoint(full);
       b.CreateRet(ir.const64(1));
       b.SetInsertPoint(room);

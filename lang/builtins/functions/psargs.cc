@@ -19,6 +19,7 @@ using codegen::Lowering;
 using codegen::Value;
 
 constexpr uint64_t kMostArgumentBytes = 79;
+constexpr uint64_t kCommBytes = 16;  // task_struct's comm
 
 class Psargs : public Subroutine {
  public:
@@ -59,7 +60,8 @@ class Psargs : public Subroutine {
     ir.when(b.CreateICmpEQ(n, ir.const64(0)), [&] {
       int64_t comm = kernel_member_offset(l, "task_struct", {"comm"}, call.loc);
       ir.helper(BPF_FUNC_probe_read_kernel_str,
-                {out.v, ir.const64(16), b.CreateIntToPtr(b.CreateAdd(task, ir.const64(comm)), ir.ptr())});
+                {out.v, ir.const64(static_cast<int64_t>(std::min<uint64_t>(kCommBytes, out.capacity))),
+                 b.CreateIntToPtr(b.CreateAdd(task, ir.const64(comm)), ir.ptr())});
     });
     // The NULs between arguments become spaces; the last argument's own NUL ends the text.
     auto* type = llvm::StructType::get(b.getContext(), {ir.ptr(), ir.i64()});

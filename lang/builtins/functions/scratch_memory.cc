@@ -31,7 +31,7 @@ class Alloca : public Subroutine {
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
     uint64_t size = call.operand(0)->value;
     llvm::Value* memory = l.firing.scratch(size);
-    l.ir.zero_bytes(memory, (size + 7) & ~uint64_t(7));
+    l.ir.zero_bytes(memory, codegen::round8(size));
     return {l.ir.b().CreatePtrToInt(memory, l.ir.i64()), call.type};
   }
 };

@@ -2,7 +2,7 @@
 // characters in delim; strtok(NULL, delim) continues after the previous token. When no token is
 // left the value is DTrace's NULL string (`strtok(NULL, ",") == NULL`; printing it is a fault).
 // As in DTrace for Linux, the text being tokenised and the position in it are kept per CPU: a
-// copy of s (strsize bytes) and an offset, in a per-CPU map that outlives the firing.
+// copy of s and an offset, in a per-CPU map that outlives the firing.
 #include <linux/bpf.h>
 
 #include <bit>
@@ -41,18 +41,18 @@ class Strtok : public Subroutine {
   Value lower(Lowering& l, const Expr& call) const override {
     codegen::Ir& ir = l.ir;
     auto& b = ir.b();
-    uint64_t strsize = l.program.options.strsize();
+    uint64_t capacity = l.strings.capacity_of_strings();
     // The state: the offset of the next byte to read, then the text in a power-of-two area (zero
-    // past strsize), so that a masked offset always reads within it and never needs a branch:
+    // past the string), so that a masked offset always reads within it and never needs a branch:
     // every branch whose direction depends on data costs the verifier a state per loop iteration.
-    uint64_t area = std::bit_ceil(strsize);
+    uint64_t area = std::bit_ceil(l.strings.bytes_of_strings());
     llvm::GlobalVariable* map =
         l.maps.hook_map({"strtok_state", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, static_cast<uint32_t>(8 + area)});
     llvm::Value* state = l.firing.per_cpu_value(map);
     llvm::Value* position = state;
     llvm::Value* text = ir.offset_ptr(state, 8);
     if (!is_null_constant(*call.operand(0))) {
-      l.strings.copy(text, strsize, l.strings.from(l.exprs.eval(*call.operand(0))));
+      l.strings.copy(text, l.strings.from(l.exprs.eval(*call.operand(0))));
       b.CreateStore(ir.const64(0), position);
     }
     Value delimiters = l.strings.from(l.exprs.eval(*call.operand(1)));
@@ -94,9 +94,9 @@ class Strtok : public Subroutine {
     // Skip the delimiters, up to the first other byte or the NUL (the text's last byte is one,
     // and the scan meets it before a masked offset could wrap).
     b.CreateStore(b.CreateLoad(ir.i64(), position), word(words, kBegin));
-    b.CreateStore(ir.const64(static_cast<int64_t>(strsize - 1)), word(words, kStop));
+    b.CreateStore(ir.const64(static_cast<int64_t>(capacity - 1)), word(words, kStop));
     set_nul_bit(false);
-    l.strings.callback_loop(strsize, context, "strtok_skip", [&](llvm::Value* i, llvm::Value* c) {
+    l.strings.callback_loop(capacity, context, "strtok_skip", [&](llvm::Value* i, llvm::Value* c) {
       Fields f = fields(c);
       llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), word(f.words, kBegin)), i);
       llvm::Value* found = b.CreateICmpEQ(delimiter_bit(f.map_bits, byte_at(f.text, at)), ir.const64(0));
@@ -106,16 +106,16 @@ class Strtok : public Subroutine {
     llvm::Value* first = b.CreateLoad(ir.i64(), word(words, kStop));
     // The token runs to the next delimiter or the NUL.
     b.CreateStore(first, word(words, kBegin));
-    b.CreateStore(b.CreateAdd(first, ir.const64(static_cast<int64_t>(strsize - 1))), word(words, kStop));
+    b.CreateStore(b.CreateAdd(first, ir.const64(static_cast<int64_t>(capacity - 1))), word(words, kStop));
     set_nul_bit(true);
-    l.strings.callback_loop(strsize - 1, context, "strtok_copy", [&](llvm::Value* i, llvm::Value* c) {
+    l.strings.callback_loop(capacity - 1, context, "strtok_copy", [&](llvm::Value* i, llvm::Value* c) {
       Fields f = fields(c);
       llvm::Value* at = b.CreateAdd(b.CreateLoad(ir.i64(), word(f.words, kBegin)), i);
       llvm::Value* byte = byte_at(f.text, at);
       llvm::Value* ends = b.CreateICmpNE(delimiter_bit(f.map_bits, byte), ir.const64(0));
       ir.when(ends, [&] { b.CreateStore(at, word(f.words, kStop)); });
       ir.when(b.CreateNot(ends), [&] {
-        b.CreateStore(b.CreateTrunc(byte, ir.i8()), b.CreateInBoundsGEP(ir.i8(), f.out, ir.bounded(i, strsize - 1)));
+        b.CreateStore(b.CreateTrunc(byte, ir.i8()), b.CreateInBoundsGEP(ir.i8(), f.out, ir.bounded(i, capacity - 1)));
       });
       return ir.widen(ends);
     });
