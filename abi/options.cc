@@ -83,7 +83,7 @@ constexpr OptionSpec kOptions[] = {
     {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     {"statusrate", K::Rate, P::Run, 100000000},
     {"strsize", K::Size, P::Run, 256, nullptr, nullptr, true, 1 << 20, "a string holds at most 1m",
-     2, "a string holds at least one character and its NUL"},
+     2, "a string holds at least 2 characters"},
     {"temporal", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
     {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     // Dynamic run-time options: setopt() may change them while tracing.

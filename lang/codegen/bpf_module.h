@@ -57,7 +57,7 @@ class BpfModule {
   // Calls BPF helper `id` (BPF_FUNC_*) returning i64.
   llvm::Value* call_helper(int id, llvm::ArrayRef<llvm::Value*> args);
 
-  // Runs LLVM's optimisation pipeline and the BPF back end; returns the ELF object. The module's
+  // Optimises the module and runs the BPF back end; returns the ELF object. The module's
   // IR is printed into `lowered` before optimisation and into `optimized` after, when given.
   std::vector<char> emit_object(std::string* lowered = nullptr, std::string* optimized = nullptr);
 
@@ -65,6 +65,7 @@ class BpfModule {
   llvm::DIType* map_field_int_array(uint64_t count);
   llvm::DIType* di_int(unsigned bits, bool is_signed);
   void describe_functions();  // BTF func_info for every function defined
+  void optimize();
 
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::string backend_errors_;  // what LLVM reported as errors while compiling (its diagnostics)

@@ -76,7 +76,7 @@ refused() {  # refused WHAT EXPECTED_STDERR DSCHED_ARGS...
   err=$("$dsched" -e "$@" 2>&1 >/dev/null)
   [ $? -ne 0 ] && grep -qF -- "$expected" <<<"$err" || fail "$what: $err"
 }
-refused "strsize=1" "dsched: invalid value for option strsize: 1 (a string holds at least one character and its NUL)" \
+refused "strsize=1" "dsched: invalid value for option strsize: 1 (a string holds at least 2 characters)" \
   -x strsize=1 -n 'BEGIN { exit(0); }'
 refused "bufsize=0" "dsched: invalid value for option bufsize: 0" -x bufsize=0 -n 'BEGIN { exit(0); }'
 # exit(0)'s record: the 16-byte header and the 4-byte status, 8-aligned; the ring adds 8 to it.

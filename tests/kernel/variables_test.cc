@@ -133,12 +133,12 @@ TEST_CASE("strings compare, measure and convert") {
 }
 
 TEST_CASE("strsize bounds strings, from the command line or a pragma") {
-  // strsize counts the terminating NUL, as in DTrace.
+  // A string holds strsize characters, as in DTrace.
   CHECK(quiet_output("BEGIN { s = \"hello world\"; printf(\"%s|%d\\n\", s, strlen(s)); exit(0); }",
-                     {"-x", "strsize=4"}) == "hel|3\n\n");
+                     {"-x", "strsize=4"}) == "hell|4\n\n");
   CHECK(quiet_output("#pragma D option strsize=6\n"
                      "BEGIN { s = \"hello world\"; printf(\"%s|%d\\n\", s, strlen(s)); exit(0); }") ==
-        "hello|5\n\n");
+        "hello |6\n\n");
 }
 
 TEST_CASE("macro arguments: $1 as a number, $$2 as a string, $pid, and the script name in $0") {

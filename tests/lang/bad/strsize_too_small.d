@@ -1,4 +1,4 @@
-/* A string must hold at least one character and its NUL. */
+/* A string must hold at least 2 characters. */
 #pragma D option strsize=1
 
 BEGIN
