@@ -3,11 +3,15 @@
 #include "lang/frontend.h"
 
 #include <algorithm>
+#include <optional>
+#include <span>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "lang/codegen/codegen.h"
 #include "lang/diagnostics.h"
+#include "lang/library_selection.h"
 #include "lang/parse_context.h"
 #include "lang/preprocess.h"
 #include "lang/program.h"
@@ -22,10 +26,14 @@ namespace {
 // preprocessed). They outlive the compile's error messages, which quote them.
 class Sources {
  public:
-  Sources(const std::vector<ScriptSource>& libraries, const std::vector<ScriptSource>& sources) {
-    for (const stdlib::Source& lib : stdlib::sources()) {
-      texts_.emplace_back(lib.text);
-      views_.push_back({std::string(lib.name), nullptr, false, true});
+  // `needed`: which files of the embedded library to compile (null: all).
+  Sources(const std::vector<ScriptSource>& libraries, const std::vector<ScriptSource>& sources,
+          const std::vector<bool>* needed) {
+    std::span<const stdlib::Source> embedded = stdlib::sources();
+    for (size_t i = 0; i < embedded.size(); ++i) {
+      if (needed && !(*needed)[i]) continue;
+      texts_.emplace_back(embedded[i].text);
+      views_.push_back({std::string(embedded[i].name), nullptr, false, true});
     }
     for (const std::vector<ScriptSource>* group : {&libraries, &sources})
       for (const ScriptSource& source : *group) {
@@ -34,7 +42,7 @@ class Sources {
       }
     for (size_t i = 0; i < views_.size(); ++i) views_[i].text = &texts_[i];
     origins_.resize(views_.size());
-    library_count_ = stdlib::sources().size() + libraries.size();
+    library_count_ = views_.size() - sources.size();
   }
   size_t size() const { return texts_.size(); }
   // The sources before the user's: the embedded library and the -L libraries.
@@ -65,9 +73,7 @@ std::string without_interpreter_line(std::string_view text) {
 
 std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types,
                                  std::string* cpp_messages) {
-  std::unordered_set<std::string> typedef_names;
-  for (const BuiltinTypedef& t : builtin_typedefs()) typedef_names.insert(t.name);
-  typedef_names.insert("caddr_t");
+  std::unordered_set<std::string> typedef_names = builtin_typedef_names();
   std::vector<ParseTree> trees(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
     if (options.preprocess && !sources.is_library(i)) {
@@ -109,8 +115,23 @@ std::string rendered_errors(const Sources& sources, bool with_tags, Body body) {
   return {};
 }
 
+// The embedded library's files the sources need (library_selection.h); none of it is left out
+// for sources cpp preprocesses, whose names may come from the headers they include.
+std::optional<std::vector<bool>> library_subset(const std::vector<ScriptSource>& script_sources,
+                                                const FrontendOptions& options) {
+  if (options.preprocess) return std::nullopt;
+  std::vector<std::string_view> library, user;
+  for (const stdlib::Source& source : stdlib::sources()) library.push_back(source.text);
+  for (const std::vector<ScriptSource>* group : {&options.libraries, &script_sources})
+    for (const ScriptSource& source : *group) user.push_back(source.text);
+  for (const std::string& argument : options.macro_args) user.push_back(argument);
+  return needed_library_files(library, user);
+}
+
 // Parses the sources after the embedded library and hands the trees to `then`; an error from
-// either ends up rendered in `error`.
+// either ends up rendered in `error`. The library is the files the sources need; when that
+// fails before `then` sets `committed` (work that must not be done twice, such as code
+// generation), the whole library takes its place, and its errors are the ones reported.
 template <typename Then>
 void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendOptions& options, std::string& error,
                 std::string& cpp_messages, Then then) {
@@ -118,12 +139,18 @@ void parse_then(const std::vector<ScriptSource>& script_sources, const FrontendO
     error = "dsched: no program to compile";
     return;
   }
-  Sources sources(options.libraries, script_sources);
-  error = rendered_errors(sources, options.cli_options.flag("errtags"), [&] {
-    auto types = std::make_shared<TypeUniverse>(256);
-    std::vector<ParseTree> trees = parse_all(sources, options, *types, &cpp_messages);
-    then(trees, std::move(types), sources.library_count());
-  });
+  std::optional<std::vector<bool>> subset = library_subset(script_sources, options);
+  bool committed = false;
+  const std::vector<bool>* whole_library = nullptr;
+  for (const std::vector<bool>* needed : {subset ? &*subset : whole_library, whole_library}) {
+    Sources sources(options.libraries, script_sources, needed);
+    error = rendered_errors(sources, options.cli_options.flag("errtags"), [&] {
+      auto types = std::make_shared<TypeUniverse>(256);
+      std::vector<ParseTree> trees = parse_all(sources, options, *types, &cpp_messages);
+      then(trees, std::move(types), sources.library_count(), committed);
+    });
+    if (error.empty() || committed || !needed) return;
+  }
 }
 
 }  // namespace
@@ -132,7 +159,10 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
                     ProbeCatalog& catalog, Stage until, std::optional<Stage> dump) {
   Compilation result;
   parse_then(script_sources, options, result.error, result.cpp_messages,
-             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t library_count) {
+             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t library_count,
+                 bool& committed) {
+    result.dump.clear();
+    result.probes.clear();
     if (dump == Stage::Parse)
       for (size_t i = library_count; i < trees.size(); ++i) result.dump += lang::dump(trees[i]);
     if (until == Stage::Parse) return;
@@ -158,6 +188,7 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
     if (dump == Stage::Check) result.dump = lang::dump(*program);
     if (until == Stage::Check) return;
 
+    committed = true;  // code generation lays out the maps, which the runtime then creates
     codegen::Dumps dumps;
     if (dump == Stage::Lower) dumps.lowered_ir = &result.dump;
     if (dump == Stage::Object) dumps.optimized_ir = &result.dump;
@@ -170,7 +201,7 @@ CheckResult check(const std::vector<ScriptSource>& script_sources, const Fronten
                   ProbeCatalog& catalog) {
   CheckResult result;
   parse_then(script_sources, options, result.error, result.cpp_messages,
-             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t) {
+             [&](std::vector<ParseTree>& trees, std::shared_ptr<TypeUniverse> types, size_t, bool&) {
     result.program = check_trees(trees, options, catalog, std::move(types));
   });
   return result;

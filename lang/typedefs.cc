@@ -25,4 +25,10 @@ constexpr BuiltinTypedef kTypedefs[] = {
 
 std::span<const BuiltinTypedef> builtin_typedefs() { return kTypedefs; }
 
+std::unordered_set<std::string> builtin_typedef_names() {
+  std::unordered_set<std::string> names{"caddr_t"};
+  for (const BuiltinTypedef& t : kTypedefs) names.insert(t.name);
+  return names;
+}
+
 }  // namespace dsched::lang

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <unordered_set>
 
 namespace dsched::lang {
 
@@ -12,5 +14,7 @@ struct BuiltinTypedef {
   bool is_signed;
 };
 std::span<const BuiltinTypedef> builtin_typedefs();
+// The names the lexer takes as types before any source declares one: those and caddr_t.
+std::unordered_set<std::string> builtin_typedef_names();
 
 }  // namespace dsched::lang
