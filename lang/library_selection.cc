@@ -1,6 +1,5 @@
 #include "lang/library_selection.h"
 
-#include <cctype>
 #include <optional>
 
 #include "lang/builtins/builtin.h"
@@ -9,8 +8,9 @@
 namespace dsched::lang {
 namespace {
 
-bool starts_identifier(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool continues_identifier(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool starts_identifier(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool continues_identifier(char c) { return starts_identifier(c) || is_digit(c); }
 
 // The library's tokens as far as declarations go: identifiers, and every other character that
 // is not blank, with comments, literals, numbers and #-lines left out.
@@ -22,17 +22,17 @@ class Tokens {
   std::optional<std::string_view> next(bool& is_identifier) {
     while (at_ < text_.size()) {
       char c = text_[at_];
-      if (std::isspace(static_cast<unsigned char>(c))) {
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
         ++at_;
-      } else if (text_.substr(at_, 2) == "/*") {
+      } else if (c == '/' && text_.substr(at_, 2) == "/*") {
         size_t end = text_.find("*/", at_ + 2);
         at_ = end == std::string_view::npos ? text_.size() : end + 2;
-      } else if (text_.substr(at_, 2) == "//" || (c == '#' && line_start())) {
+      } else if ((c == '/' && text_.substr(at_, 2) == "//") || (c == '#' && line_start())) {
         size_t end = text_.find('\n', at_);
         at_ = end == std::string_view::npos ? text_.size() : end;
       } else if (c == '"' || c == '\'') {
         skip_literal(c);
-      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      } else if (is_digit(c)) {
         while (at_ < text_.size() && (continues_identifier(text_[at_]) || text_[at_] == '.')) ++at_;
       } else {
         size_t start = at_++;
@@ -63,29 +63,28 @@ class Tokens {
   size_t at_ = 0;
 };
 
-// Words of the types the user's words lead to: a built-in variable's type and translation, and
+// The types the user's words lead to: a built-in variable's type and translation, and
 // the argument types of the probes of a provider the words name (read-from-kernel and process
 // providers have native arguments only).
-void add_implied_words(std::unordered_set<std::string>& words) {
+std::vector<std::string> implied_types(const Words& words) {
   std::vector<std::string> implied;
   for (const BuiltinVariable* variable : all_builtin_variables()) {
-    if (!words.contains(std::string(variable->name()))) continue;
+    if (!words.contains(variable->name())) continue;
     implied.emplace_back(variable->type());
     if (auto translation = variable->translation()) implied.emplace_back(translation->output);
   }
   for (const Provider* provider : all_providers()) {
-    if (provider->read_from_kernel() || provider->in_processes() || !words.contains(std::string(provider->name())))
-      continue;
+    if (provider->read_from_kernel() || provider->in_processes() || !words.contains(provider->name())) continue;
     for (const Probe& probe : provider->probes())
       for (const ProbeArg& arg : probe.args) implied.insert(implied.end(), {arg.native, arg.translated});
   }
-  for (const std::string& type : implied) words.merge(words_of(type));
+  return implied;
 }
 
 }  // namespace
 
-std::unordered_set<std::string> words_of(std::string_view text) {
-  std::unordered_set<std::string> words;
+Words words_of(std::string_view text) {
+  Words words;
   for (size_t i = 0; i < text.size();) {
     if (!starts_identifier(text[i]) || (i > 0 && continues_identifier(text[i - 1]))) {
       ++i;
@@ -98,8 +97,8 @@ std::unordered_set<std::string> words_of(std::string_view text) {
   return words;
 }
 
-std::unordered_set<std::string> declared_names(std::string_view library_text) {
-  std::unordered_set<std::string> names;
+Words declared_names(std::string_view library_text) {
+  Words names;
   Tokens tokens(library_text);
   int depth = 0;        // braces
   int nesting = 0;      // parentheses and brackets
@@ -109,28 +108,30 @@ std::unordered_set<std::string> declared_names(std::string_view library_text) {
   bool previous_is_identifier = false, is_identifier = false;
   while (auto token = tokens.next(is_identifier)) {
     std::string_view t = *token;
+    char mark = !is_identifier && t.size() == 1 ? t[0] : 0;  // a one-character token
     // A file-scope declarator: the name before ; , [ or = (typedef ... NAME; inline T NAME = v;).
-    if (depth == 0 && nesting == 0 && previous_is_identifier && (t == ";" || t == "," || t == "[" || t == "="))
+    if (depth == 0 && nesting == 0 && previous_is_identifier &&
+        (mark == ';' || mark == ',' || mark == '[' || mark == '='))
       names.emplace(previous);
-    if (t == "(" || t == "[") ++nesting;
-    if (t == ")" || t == "]") --nesting;
-    if (t == "{") {
+    if (mark == '(' || mark == '[') ++nesting;
+    if (mark == ')' || mark == ']') --nesting;
+    if (mark == '{') {
       if (!tag.empty()) names.emplace(tag);  // a definition, not a mention
       if (tag_keyword == "enum") {
         enum_depth = depth + 1;
         enumerator_next = true;
       }
       ++depth;
-    } else if (t == "}") {
+    } else if (mark == '}') {
       if (depth == enum_depth) enum_depth = -1;
       --depth;
-    } else if (depth == enum_depth && t == ",") {
+    } else if (depth == enum_depth && mark == ',') {
       enumerator_next = true;
     } else if (depth == enum_depth && is_identifier && enumerator_next) {
       names.emplace(t);
       enumerator_next = false;
     }
-    if (t == "struct" || t == "union" || t == "enum") {
+    if (is_identifier && (t == "struct" || t == "union" || t == "enum")) {
       tag_keyword = t;
       tag = {};
     } else if (is_identifier && !tag_keyword.empty() && previous == tag_keyword) {
@@ -146,10 +147,11 @@ std::unordered_set<std::string> declared_names(std::string_view library_text) {
 
 std::vector<bool> needed_library_files(std::span<const std::string_view> library,
                                        std::span<const std::string_view> user_texts) {
-  std::unordered_set<std::string> words;
+  Words words;
   for (std::string_view text : user_texts) words.merge(words_of(text));
-  add_implied_words(words);
-  std::vector<std::unordered_set<std::string>> declared;
+  const std::vector<std::string> implied = implied_types(words);  // the words below view them
+  for (const std::string& type : implied) words.merge(words_of(type));
+  std::vector<Words> declared;
   for (std::string_view text : library) declared.push_back(declared_names(text));
   std::vector<bool> needed(library.size(), false);
   // A needed file's own words may need further files: until nothing changes.
@@ -157,7 +159,7 @@ std::vector<bool> needed_library_files(std::span<const std::string_view> library
     changed = false;
     for (size_t i = 0; i < library.size(); ++i) {
       if (needed[i]) continue;
-      for (const std::string& name : declared[i]) {
+      for (std::string_view name : declared[i]) {
         if (!words.contains(name)) continue;
         needed[i] = changed = true;
         words.merge(words_of(library[i]));

@@ -13,19 +13,21 @@
 #pragma once
 
 #include <span>
-#include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
 namespace dsched::lang {
 
+// Sets of identifiers, as views into the texts they come from.
+using Words = std::unordered_set<std::string_view>;
+
 // Identifiers in `text`; comments and literals count too, which only ever selects more.
-std::unordered_set<std::string> words_of(std::string_view text);
+Words words_of(std::string_view text);
 
 // The names a library file declares at file scope: typedef, inline and variable names, the tags
 // of structs, unions and enums it defines, and enumerators.
-std::unordered_set<std::string> declared_names(std::string_view library_text);
+Words declared_names(std::string_view library_text);
 
 // For each of `library`'s texts (in compile order), whether a compile of `user_texts` needs it.
 std::vector<bool> needed_library_files(std::span<const std::string_view> library,

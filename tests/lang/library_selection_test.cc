@@ -79,7 +79,7 @@ TEST_SUITE("library") {
     std::vector<std::unordered_set<std::string>> parsed = parsed_declarations();
     for (size_t i = 0; i < parsed.size(); ++i) {
       const dsched::stdlib::Source& source = dsched::stdlib::sources()[i];
-      std::unordered_set<std::string> scanned = declared_names(source.text);
+      Words scanned = declared_names(source.text);
       CHECK(!parsed[i].empty());
       for (const std::string& name : parsed[i]) {
         INFO(source.name, ": ", name);
@@ -89,14 +89,13 @@ TEST_SUITE("library") {
   }
 
   TEST_CASE("the scan takes definitions, not mentions") {
-    std::unordered_set<std::string> names = declared_names(
+    Words names = declared_names(
         "/* typedef int commented_t; */\n#pragma D depends_on library x.d\n"
         "typedef struct point { int x; struct other *o; } point_t, *point_p;\n"
         "inline int ANSWER = 42;\ninline string WORD = \"not_a_name\";\n"
         "enum color { RED, GREEN = 5, BLUE };\ntypedef char name_t[16];\n"
         "translator point_t < struct task_struct *T > { x = T->pid; };\n");
-    CHECK(names == std::unordered_set<std::string>{"point", "point_t", "point_p", "ANSWER", "WORD", "color", "RED",
-                                                   "GREEN", "BLUE", "name_t"});
+    CHECK(names == Words{"point", "point_t", "point_p", "ANSWER", "WORD", "color", "RED", "GREEN", "BLUE", "name_t"});
   }
 
   TEST_CASE("a script gets the library files its names, built-ins and providers lead to") {
