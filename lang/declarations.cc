@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "lang/builtins/builtin.h"
@@ -44,6 +45,34 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+// What #error says: the words and strings after "error" (a string without its quotes; numbers
+// dropped), each followed by a space, as DTrace writes them.
+std::string error_text(const std::string& directive) {
+  std::string text;
+  size_t i = directive.find("error") + 5;
+  while (i < directive.size()) {
+    if (std::isspace(static_cast<unsigned char>(directive[i]))) {
+      ++i;
+      continue;
+    }
+    size_t end;
+    std::string token;
+    if (directive[i] == '"') {
+      end = directive.find('"', i + 1);
+      if (end == std::string::npos) end = directive.size();
+      token = directive.substr(i + 1, end - i - 1);
+      ++end;
+    } else {
+      end = std::min(directive.find_first_of(" \t\"", i), directive.size());
+      token = directive.substr(i, end - i);
+      if (std::isdigit(static_cast<unsigned char>(token[0]))) token.clear();
+    }
+    if (!token.empty()) text += printable(token) + " ";
+    i = end;
+  }
+  return text;
+}
+
 }  // namespace
 
 void Sema::declare_builtin_types() {
@@ -54,6 +83,10 @@ void Sema::declare_builtin_types() {
 
 void Sema::pragma(const PragmaSyntax& pragma) {
   std::vector<std::string> w = words(pragma.text);
+  // error and ident are control directives: after #, #pragma or #pragma D alike.
+  size_t at = !w.empty() && w[0] == "D" ? 1 : 0;
+  if (at < w.size() && w[at] == "error") fail(pragma.loc, ErrTag::D_PRAGERR, "#error: " + error_text(pragma.text));
+  if (at < w.size() && w[at] == "ident") return;
   if (w.empty() || w[0] != "D") return;  // other pragmas are for other compilers
   if (w.size() < 2) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D needs a directive");
   if (w[1] == "option") {
@@ -75,9 +108,9 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     return;
   }
   if (w[1] == "depends_on") return depends_on(pragma, w);
-  // Stability attributes and identification only describe the program.
-  if (w[1] == "attributes" || w[1] == "binding" || w[1] == "ident") return;
-  fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "unknown D pragma: " + printable(w[1]));
+  // Stability attributes only describe the program.
+  if (w[1] == "attributes" || w[1] == "binding") return;
+  fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "invalid D pragma: " + printable(w[1]));
 }
 
 // #pragma D depends_on provider|module|library NAME: the program cannot compile without it.

@@ -2,8 +2,10 @@
 // bytes and binary input are ordinary (invalid) characters rather than terminators.
 #include "lexer.h"
 
+#include <cctype>
 #include <cstring>
 #include <optional>
+#include <set>
 
 #include "diagnostics.h"
 
@@ -72,6 +74,13 @@ bool is_identifier(const std::string& word) {
   for (char c : word)
     if (!(std::isalnum((unsigned char)c) || c == '_')) return false;
   return true;
+}
+
+// Directives cpp (-C) would have handled: its conditionals and macros, and line markers.
+bool is_cpp_directive(const std::string& name) {
+  static const std::set<std::string> kCpp{"",      "include", "define", "undef", "if",      "ifdef",
+                                          "ifndef", "elif",    "else",   "endif", "warning", "line"};
+  return kCpp.contains(name) || std::isdigit(static_cast<unsigned char>(name[0]));
 }
 
 bool is_probe_char(char c) {
@@ -150,8 +159,13 @@ Parser::symbol_type Lexer::top_token() {
       std::string line(start, cursor_);
       SourceRange loc = range(start, cursor_);
       if (line.starts_with("#pragma")) return Parser::make_PRAGMA(line.substr(7), loc);
-      fail(loc, ErrTag::D_PRAGCTL_INVAL, "preprocessor directive " + printable(line, 30) +
-                    " needs the C preprocessor: run with -C");
+      // As in DTrace, #error and #ident mean what #pragma error and #pragma ident do.
+      std::string directive = line.substr(1, line.find_first_of(" \t", 1) - 1);
+      if (directive == "error" || directive == "ident") return Parser::make_PRAGMA(" " + line.substr(1), loc);
+      if (is_cpp_directive(directive))
+        fail(loc, ErrTag::D_PRAGCTL_INVAL, "preprocessor directive " + printable(line, 30) +
+                      " needs the C preprocessor: run with -C");
+      fail(loc, ErrTag::D_PRAGCTL_INVAL, "invalid control directive: #" + printable(directive, 30));
     }
     switch (c) {
       case ',': ++cursor_; return punctuation(',', range(start, cursor_));
