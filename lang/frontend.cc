@@ -76,6 +76,8 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
   std::unordered_set<std::string> typedef_names = builtin_typedef_names();
   std::vector<ParseTree> trees(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
+    if (!options.preprocess && !sources.is_library(i) && has_line_markers(sources.text(i)))
+      sources.set_preprocessed(i, strip_line_markers(sources.text(i)));  // as DTrace reads #line itself
     if (options.preprocess && !sources.is_library(i)) {
       std::string output, error;
       std::vector<std::string> cpp_args = options.cpp_args;

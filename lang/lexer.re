@@ -76,11 +76,11 @@ bool is_identifier(const std::string& word) {
   return true;
 }
 
-// Directives cpp (-C) would have handled: its conditionals and macros, and line markers.
+// Directives cpp (-C) would have handled: its conditionals and macros.
 bool is_cpp_directive(const std::string& name) {
-  static const std::set<std::string> kCpp{"",      "include", "define", "undef", "if",      "ifdef",
-                                          "ifndef", "elif",    "else",   "endif", "warning", "line"};
-  return kCpp.contains(name) || std::isdigit(static_cast<unsigned char>(name[0]));
+  static const std::set<std::string> kCpp{"include", "define", "undef", "if", "ifdef", "ifndef", "elif", "else",
+                                          "endif",   "warning"};
+  return kCpp.contains(name);
 }
 
 bool is_probe_char(char c) {
@@ -162,6 +162,9 @@ Parser::symbol_type Lexer::top_token() {
       // As in DTrace, #error and #ident mean what #pragma error and #pragma ident do.
       std::string directive = line.substr(1, line.find_first_of(" \t", 1) - 1);
       if (directive == "error" || directive == "ident") return Parser::make_PRAGMA(" " + line.substr(1), loc);
+      // Well-formed line markers were taken out before the lexer (frontend.cc).
+      if (directive == "line" || directive.empty() || std::isdigit(static_cast<unsigned char>(directive[0])))
+        fail(loc, ErrTag::D_PRAGMA_MALFORM, "malformed #line <line> [ [\"file\"] state ]");
       if (is_cpp_directive(directive))
         fail(loc, ErrTag::D_PRAGCTL_INVAL, "preprocessor directive " + printable(line, 30) +
                       " needs the C preprocessor: run with -C");

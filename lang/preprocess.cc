@@ -7,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 namespace dsched::lang {
 namespace {
@@ -24,18 +26,31 @@ void close_fd(int& fd) {
 
 namespace {
 
-// A line marker, `# 12 "file" 1 3`: true with the line number and the file's name set.
-bool parse_line_marker(std::string_view line, uint32_t* number, std::string* file) {
-  if (line.size() < 3 || line[0] != '#' || line[1] != ' ') return false;
-  size_t i = 2;
-  uint32_t n = 0;
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// A line marker, `# 12 "file" 1 3` or `#line 12 "file"` (the file is optional): true with the
+// line number set, and the file's name when the marker has one.
+bool parse_line_marker(std::string_view line, uint32_t* number, std::optional<std::string>* file) {
+  size_t i = 0;
+  auto skip_blanks = [&] {
+    while (i < line.size() && is_blank(line[i])) ++i;
+  };
+  skip_blanks();
+  if (i >= line.size() || line[i++] != '#') return false;
+  skip_blanks();
+  if (line.substr(i, 4) == "line" && i + 4 < line.size() && is_blank(line[i + 4])) i += 4;
+  skip_blanks();
   if (i >= line.size() || line[i] < '0' || line[i] > '9') return false;
+  uint32_t n = 0;
   while (i < line.size() && line[i] >= '0' && line[i] <= '9') n = n * 10 + uint32_t(line[i++] - '0');
-  if (i + 1 >= line.size() || line[i] != ' ' || line[i + 1] != '"') return false;
-  file->clear();
-  for (i += 2; i < line.size() && line[i] != '"'; ++i) {
-    if (line[i] == '\\' && i + 1 < line.size()) ++i;
-    file->push_back(line[i]);
+  skip_blanks();
+  file->reset();
+  if (i < line.size() && line[i] == '"') {
+    file->emplace();
+    for (++i; i < line.size() && line[i] != '"'; ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) ++i;
+      (*file)->push_back(line[i]);
+    }
   }
   *number = n;
   return true;
@@ -43,20 +58,32 @@ bool parse_line_marker(std::string_view line, uint32_t* number, std::string* fil
 
 }  // namespace
 
-MappedText strip_line_markers(const std::string& cpp_output) {
+bool has_line_markers(const std::string& text) {
+  uint32_t number;
+  std::optional<std::string> file;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (parse_line_marker(std::string_view(text).substr(start, end - start), &number, &file)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+MappedText strip_line_markers(const std::string& text) {
   MappedText mapped;
-  mapped.text.reserve(cpp_output.size());
+  mapped.text.reserve(text.size());
   LineOrigin next{"", 1};
   size_t start = 0;
-  while (start < cpp_output.size()) {
-    size_t end = cpp_output.find('\n', start);
-    if (end == std::string::npos) end = cpp_output.size();
-    std::string_view line(cpp_output.data() + start, end - start);
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
     uint32_t number;
-    std::string file;
+    std::optional<std::string> file;
     if (parse_line_marker(line, &number, &file)) {
       mapped.origins.push_back(next);  // the blanked marker keeps its neighbour's origin
-      next = {file == "<stdin>" ? "" : file, number};
+      if (file) next.file = *file == "<stdin>" ? "" : *file;
+      next.line = number;
     } else {
       mapped.text += line;
       mapped.origins.push_back(next);

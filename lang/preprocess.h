@@ -18,13 +18,15 @@ struct LineOrigin {
   uint32_t line = 0;
 };
 
-// cpp's output with each line marker blanked (the lexer never sees one), and the origin of each
-// line: origins[i] is line i + 1's.
+// cpp's output, or a D source with line markers of its own, with each marker blanked (the lexer
+// never sees one), and the origin of each line: origins[i] is line i + 1's.
 struct MappedText {
   std::string text;
   std::vector<LineOrigin> origins;
 };
-MappedText strip_line_markers(const std::string& cpp_output);
+MappedText strip_line_markers(const std::string& text);
+// Whether `text` has a line marker (# 12 "file", #line 12): D reads them without cpp too.
+bool has_line_markers(const std::string& text);
 
 // cpp's flags for DTrace's ISO C conformance setting (-X, the stdc option): a, c, s or t; none
 // for "" (cpp's default). GNU cpp always defines __STDC__ as 1, except with -Xs, where the

@@ -1,0 +1,5 @@
+/* #line needs a line number. */
+#line forty
+BEGIN
+{
+}
