@@ -28,10 +28,9 @@ Value Strings::from_kernel(llvm::Value* address, uint64_t capacity) {
 }
 
 Value Strings::current_comm() {
-  constexpr uint64_t kCommSize = 16;
-  llvm::Value* text = l_.firing.scratch(kCommSize);
-  l_.ir.helper(BPF_FUNC_get_current_comm, {text, l_.ir.const64(kCommSize)});
-  return {text, l_.program.types->string_type(), kCommSize};
+  llvm::Value* text = l_.firing.scratch(kCommBytes);
+  l_.ir.helper(BPF_FUNC_get_current_comm, {text, l_.ir.const64(kCommBytes)});
+  return {text, l_.program.types->string_type(), kCommBytes};
 }
 
 Value Strings::fresh() {

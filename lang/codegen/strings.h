@@ -24,6 +24,7 @@ class Strings {
   Value from_kernel(llvm::Value* address, uint64_t capacity);
   // A D string from a string, a kernel char array or a char pointer.
   Value from(const Value& value);
+  static constexpr uint64_t kCommBytes = 16;  // a task's name (task_struct's comm), its NUL included
   Value current_comm();
   // What a D string takes: strsize characters and the NUL (its capacity), in whole words.
   uint64_t capacity_of_strings() const { return l_.program.options.string_capacity(); }

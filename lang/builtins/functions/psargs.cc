@@ -19,7 +19,6 @@ using codegen::Lowering;
 using codegen::Value;
 
 constexpr uint64_t kMostArgumentBytes = 79;
-constexpr uint64_t kCommBytes = 16;  // task_struct's comm
 
 class Psargs : public Subroutine {
  public:
@@ -60,7 +59,7 @@ class Psargs : public Subroutine {
     ir.when(b.CreateICmpEQ(n, ir.const64(0)), [&] {
       int64_t comm = kernel_member_offset(l, "task_struct", {"comm"}, call.loc);
       ir.helper(BPF_FUNC_probe_read_kernel_str,
-                {out.v, ir.const64(static_cast<int64_t>(std::min<uint64_t>(kCommBytes, out.capacity))),
+                {out.v, ir.const64(static_cast<int64_t>(std::min(codegen::Strings::kCommBytes, out.capacity))),
                  b.CreateIntToPtr(b.CreateAdd(task, ir.const64(comm)), ir.ptr())});
     });
     // The NULs between arguments become spaces; the last argument's own NUL ends the text.
