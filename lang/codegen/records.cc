@@ -139,8 +139,9 @@ abi::RecordField Records::string(const Value& text) {
   // straight into the record.
   if (text.in_kernel || text.type->is_pointer()) {
     if (text.in_kernel) capacity = std::min(text.type->size, capacity);
-    l_.ir.helper(BPF_FUNC_probe_read_kernel_str,
-                 {dst, l_.ir.const64(static_cast<int64_t>(capacity)), l_.ir.b().CreateIntToPtr(text.v, l_.ir.ptr())});
+    llvm::Value* copied = l_.ir.helper(BPF_FUNC_probe_read_kernel_str, {dst, l_.ir.const64(static_cast<int64_t>(capacity)),
+                                                                        l_.ir.b().CreateIntToPtr(text.v, l_.ir.ptr())});
+    check_fault(l_.ir.b().CreateICmpSLT(copied, l_.ir.const64(0)), abi::FaultKind::InvalidAddress, text.v);
     return f;
   }
   // DTrace faults on a NULL string's address.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "lang/codegen/firing.h"
+#include "lang/codegen/records.h"
 #include "lang/diagnostics.h"
 
 namespace dsched::codegen {
@@ -22,8 +23,10 @@ Value Strings::from_kernel(llvm::Value* address, uint64_t capacity) {
   capacity = std::min(capacity, capacity_of_strings());
   llvm::Value* text = l_.firing.scratch(capacity);
   ir.zero_bytes(text, round8(capacity));
-  ir.helper(BPF_FUNC_probe_read_kernel_str,
-            {text, ir.const64(static_cast<int64_t>(capacity)), ir.b().CreateIntToPtr(address, ir.ptr())});
+  llvm::Value* copied = ir.helper(BPF_FUNC_probe_read_kernel_str, {text, ir.const64(static_cast<int64_t>(capacity)),
+                                                                   ir.b().CreateIntToPtr(address, ir.ptr())});
+  // Text at an address that cannot be read is a fault, as in DTrace, not an empty string.
+  l_.records.check_fault(ir.b().CreateICmpSLT(copied, ir.const64(0)), abi::FaultKind::InvalidAddress, address);
   return {text, l_.program.types->string_type(), capacity};
 }
 
