@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -11,6 +12,8 @@
 namespace dsched {
 
 namespace {
+
+constexpr uint32_t kMostKeysPerRead = 4096;
 
 bool merges_keys(const abi::AggregationSpec& spec) {
   return std::any_of(spec.keys.begin(), spec.keys.end(), [](const abi::KeyComponent& c) {
@@ -27,6 +30,12 @@ AggregationStore::AggregationStore(const std::vector<abi::AggregationSpec>& spec
     aggregations_.emplace_back(spec);
     if (per_cpu) aggregations_.back().keep_per_cpu();
     fds_.push_back(object.map_fd(abi::aggregation_map_name(spec.id)));
+    // A buffer for 4096 keys of a map that holds two (@[cpu]) took longer to clear than to read.
+    bpf_map_info info{};
+    uint32_t size = sizeof info;
+    batches_.push_back(bpf_obj_get_info_by_fd(fds_.back(), &info, &size) == 0 && info.max_entries
+                           ? std::min<uint32_t>(info.max_entries, kMostKeysPerRead)
+                           : kMostKeysPerRead);
   }
 }
 
@@ -63,7 +72,7 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
     merged_[id][merged].push_back(std::move(raw));
   };
   merged_.at(id).clear();
-  if (read_batches(fd, spec.key_size(), values.size(), take)) return agg;
+  if (read_batches(fd, batches_.at(id), spec.key_size(), values.size(), take)) return agg;
   agg.reset();
   merged_.at(id).clear();
   distinct = false;
@@ -78,19 +87,20 @@ abi::Aggregation& AggregationStore::refresh(uint32_t id) {
 }
 
 // A key at a time, a million keys took two million system calls.
-bool AggregationStore::read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take) {
-  constexpr uint32_t kBatch = 4096;
-  std::vector<uint8_t> keys(kBatch * key_size);
-  std::vector<uint64_t> values(kBatch * words_per_key);
+bool AggregationStore::read_batches(int fd, uint32_t batch, size_t key_size, size_t words_per_key,
+                                    const KeyValues& take) {
+  // Not cleared first: the kernel writes what is read.
+  auto keys = std::make_unique_for_overwrite<uint8_t[]>(batch * key_size);
+  auto values = std::make_unique_for_overwrite<uint64_t[]>(batch * words_per_key);
   // The position between calls is opaque to user space; it is at most a key's size.
   std::vector<uint8_t> position(std::max<size_t>(key_size, 8)), next_position(position.size());
   void* from = nullptr;
   for (;;) {
-    uint32_t count = kBatch;
-    int err = bpf_map_lookup_batch(fd, from, next_position.data(), keys.data(), values.data(), &count, nullptr);
+    uint32_t count = batch;
+    int err = bpf_map_lookup_batch(fd, from, next_position.data(), keys.get(), values.get(), &count, nullptr);
     if (err && errno != ENOENT) return false;
     for (uint32_t i = 0; i < count; ++i)
-      take({keys.data() + i * key_size, key_size}, {values.data() + i * words_per_key, words_per_key});
+      take({keys.get() + i * key_size, key_size}, {values.get() + i * words_per_key, words_per_key});
     if (err) return true;  // ENOENT: that was the last batch
     position.swap(next_position);
     from = position.data();

@@ -38,9 +38,9 @@ class AggregationStore {
 
  private:
   using KeyValues = std::function<void(std::span<const uint8_t> key, std::span<const uint64_t> per_cpu_values)>;
-  // Reads map `fd` many keys per system call, handing each key to `take`; false when the kernel
-  // cannot (a hash bucket larger than a batch), after handing over part of the map.
-  static bool read_batches(int fd, size_t key_size, size_t words_per_key, const KeyValues& take);
+  // Reads map `fd` up to `batch` keys per system call, handing each key to `take`; false when the
+  // kernel cannot (a hash bucket larger than a batch), after handing over part of the map.
+  static bool read_batches(int fd, uint32_t batch, size_t key_size, size_t words_per_key, const KeyValues& take);
   // A key as it prints: each symbol component's address replaced by its function's start, or by
   // the first address met in its module.
   std::string merged_key(const abi::AggregationSpec& spec, std::string key);
@@ -51,6 +51,7 @@ class AggregationStore {
 
   std::vector<abi::Aggregation> aggregations_;
   std::vector<int> fds_;
+  std::vector<uint32_t> batches_;  // by id: keys read per system call, no more than the map holds
   int cpus_;
   abi::Symbolizer* symbols_;
   // By aggregation id: merged key -> the map keys merged into it (only where keys merge).
