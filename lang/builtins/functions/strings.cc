@@ -24,12 +24,15 @@ using codegen::Value;
 
 Value text_arg(Lowering& l, const Expr& call, size_t i) { return l.strings.from(l.exprs.eval(*call.operand(i))); }
 
-// The text of `s` from index `at` on, or "" when `at` is -1 (not found).
+// The text of `s` from index `at` on, or DTrace's NULL string when `at` is -1 (not found), so that
+// `strstr(s, t) != NULL` tests whether t is found.
 Value suffix_from(Lowering& l, const Value& s, llvm::Value* at) {
   auto& b = l.ir.b();
   llvm::Value* end = l.ir.const64(static_cast<int64_t>(s.capacity));
-  llvm::Value* start = b.CreateSelect(b.CreateICmpSLT(at, l.ir.const64(0)), end, at);
-  return l.strings.copy_range(s, start, end);
+  llvm::Value* missing = b.CreateICmpSLT(at, l.ir.const64(0));
+  Value suffix = l.strings.copy_range(s, b.CreateSelect(missing, end, at), end);
+  l.ir.when(missing, [&] { l.strings.mark_null(suffix); });
+  return suffix;
 }
 
 // A subroutine whose arguments are strings and integers, in the order `shape` gives ('s', 'i');
