@@ -234,7 +234,8 @@ Value Exprs::assign(const lang::Expr& e) {
   Value value = eval(*e.operand(1));
   if (e.compound) return update(target, e.binary_op, value).second;
   if (target.type->is_integer()) value.v = l_.ir.normalize(value.v, target.type);
-  value.type = target.type->is_string() ? target.type : value.type;
+  // Text becomes the string it is stored as; 0 stays an integer, which frees the variable.
+  if (target.type->is_string() && !value.type->is_integer()) value.type = target.type;
   store(target, value);
   return value;
 }

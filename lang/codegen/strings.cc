@@ -46,6 +46,15 @@ void Strings::mark_null(const Value& s) {
   l_.ir.b().CreateStore(l_.ir.b().getInt8(kNullMark), l_.ir.offset_ptr(s.v, 1));
 }
 
+llvm::GlobalVariable* Strings::null_text() {
+  if (!null_text_) {
+    std::string text(bytes_of_strings(), '\0');
+    text[1] = static_cast<char>(kNullMark);
+    null_text_ = l_.ir.rodata(llvm::ConstantDataArray::getString(l_.ir.module().context(), text, false), "null_string");
+  }
+  return null_text_;
+}
+
 llvm::Value* Strings::is_null(const Value& s) {
   auto& b = l_.ir.b();
   if (s.capacity < 2 || s.in_kernel || !s.type->is_string()) return b.getFalse();

@@ -36,6 +36,9 @@ class Strings {
   static constexpr uint8_t kNullMark = 0xff;
   void mark_null(const Value& s);
   llvm::Value* is_null(const Value& s);  // i1
+  // A read-only NULL string: what a string in a dynamic variable (self->, an associative array)
+  // reads as before it is assigned or after it is freed, as in DTrace.
+  llvm::GlobalVariable* null_text();
 
   llvm::Value* compare(const Value& a, const Value& b);  // i64 <0, 0, >0
   llvm::Value* length(const Value& s);
@@ -180,6 +183,7 @@ class Strings {
   llvm::Function* written_out_in_ = nullptr;
   int written_out_left_ = 0;
   int callback_depth_ = 0;
+  llvm::GlobalVariable* null_text_ = nullptr;
   // Ends the text in a buffer of `capacity` at capacity - 1 bytes: zeroes from there to the end
   // of its `room`.
   void cut(llvm::Value* buffer, uint64_t capacity, uint64_t room);

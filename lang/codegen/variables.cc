@@ -302,11 +302,23 @@ Value Variables::load(const lang::Expr& e) {
   const lang::Variable& var = variable(l_.program, e);
   Slot where = slot(e, Access::Read);
   if (!var.type->is_scalar()) {
-    // Strings, structs and arrays are read where they live; an absent one reads from the zeroes.
+    // Strings, structs and arrays are read where they live; an absent one reads from the zeroes,
+    // an absent string as NULL.
     if (!where.may_be_null) return read(ir.offset_ptr(where.base, where.offset), Field{var.type});
     llvm::Value* place = ir.stack_slot();
-    with_slot(where, [&](llvm::Value* p) { b.CreateStore(p, place); },
-              [&] { b.CreateStore(l_.ir.zeroes(Maps::storage_size(var.type)), place); });
+    const bool string = var.type->is_string();
+    llvm::Value* absent = string ? static_cast<llvm::Value*>(l_.strings.null_text())
+                                 : l_.ir.zeroes(Maps::storage_size(var.type));
+    // A thread's variables share one slot of task storage, where a string never assigned, or
+    // freed by assigning 0, is zeroes: it reads as NULL too (an assigned "" does as well).
+    const bool zero_is_absent = string && e.scope == lang::VarScope::ThreadLocal;
+    with_slot(
+        where,
+        [&](llvm::Value* p) {
+          if (zero_is_absent) p = b.CreateSelect(b.CreateICmpEQ(b.CreateLoad(ir.i8(), p), b.getInt8(0)), absent, p);
+          b.CreateStore(p, place);
+        },
+        [&] { b.CreateStore(absent, place); });
     return read(b.CreateLoad(ir.ptr(), place), Field{var.type});
   }
   return read_scalar(where, var.type);

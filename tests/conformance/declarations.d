@@ -51,8 +51,11 @@ dtrace:::BEGIN
 	printf("%s %d %d %d %d %d\n", greeting, favourite, GREEN, big, sizeof (handler_t),
 	    sizeof (either_t));
 
-	/* A thread-local associative array made by its first assignment, with a tuple key. */
+	/*
+	 * A thread-local associative array made by its first assignment, with a tuple key; an
+	 * element never assigned is NULL.
+	 */
 	self->names["x", 2] = "hello";
-	printf("%s|%s|\n", self->names["x", 2], self->names["y", 1]);
+	printf("%s|%d|\n", self->names["x", 2], self->names["y", 1] == NULL);
 	exit(0);
 }
