@@ -27,7 +27,19 @@ typedef struct psinfo {
   int pr_wstat;           /* exit status, for a zombie */
   char pr_fname[16];      /* command name */
   char pr_psargs[80];     /* initial arguments: of the current process; others, the command name */
+  dev_t pr_ttydev;        /* controlling terminal's device (getmajor(), getminor()), or PRNODEV */
+  char pr_dmodel;         /* data model: always PR_MODEL_LP64 (32-bit compat processes are not told apart) */
+  taskid_t pr_taskid;     /* Solaris's task, project, pool, zone and contract ids: Linux has none */
+  projid_t pr_projid;
+  poolid_t pr_poolid;
+  zoneid_t pr_zoneid;     /* the global zone */
+  ctid_t pr_contract;
+  int pr_nzomb;           /* zombie threads: a Linux thread is reaped as it exits */
 } psinfo_t;
+
+inline char PR_MODEL_ILP32 = 1;
+inline char PR_MODEL_LP64 = 2;
+inline dev_t PRNODEV = (dev_t)-1;
 
 typedef struct lwpsinfo {
   int pr_flag;            /* task flags (PF_*) */
@@ -94,6 +106,17 @@ translator psinfo_t < struct task_struct *T > {
   pr_wstat = T->exit_code;
   pr_fname = T->comm;
   pr_psargs = __psargs(T);
+  /* A terminal's device number as the kernel encodes it: the driver's major, above 20 bits of minor. */
+  pr_ttydev = T->signal->tty == NULL ? PRNODEV
+                                     : ((dev_t)T->signal->tty->driver->major << 20) |
+                                           (dev_t)(T->signal->tty->driver->minor_start + T->signal->tty->index);
+  pr_dmodel = PR_MODEL_LP64;
+  pr_taskid = 0;
+  pr_projid = 0;
+  pr_poolid = 0;
+  pr_zoneid = 0;
+  pr_contract = 0;
+  pr_nzomb = 0;
 };
 
 /* Linux has no zones: every thread runs in what Solaris calls the global zone. */
