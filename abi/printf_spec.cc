@@ -55,7 +55,7 @@ bool length_allowed(Length l, char spec) {
 }
 
 bool is_known_specifier(char c) {
-  return std::string_view("aAcdiouxXeEfgGpsSYk%").find(c) != std::string_view::npos;
+  return std::string_view("aAcdiouxXeEfgGpsSTYk%").find(c) != std::string_view::npos;
 }
 
 bool is_length_char(char c) { return c == 'h' || c == 'l' || c == 'L' || c == 'z' || c == 'j' || c == 't'; }
@@ -145,7 +145,7 @@ std::string_view prototype_of(const Conversion& conv) {
       return conv.length == Length::L ? "long double" : kFloatProto;
     case 'a': case 'A': case 'p': return kAddressProto;
     case 's': case 'S': return kStringProto;
-    case 'Y': return "int64_t";
+    case 'T': case 'Y': return "int64_t";
     case 'k': return "stack";
     default: return kIntegerProto;
   }
@@ -158,7 +158,7 @@ bool arg_fits(const Conversion& conv, const ArgType& arg) {
     case 'e': case 'E': case 'f': case 'g': case 'G': return arg.kind == K::Float;
     case 'a': case 'A': case 'p': return arg.kind == K::Integer || arg.kind == K::Pointer;
     case 's': case 'S': return arg.kind == K::String;
-    case 'Y': return arg.kind == K::Integer && arg.size == 8;
+    case 'T': case 'Y': return arg.kind == K::Integer && arg.size == 8;
     case 'k': return arg.kind == K::Stack;
     default: return arg.kind == K::Integer;
   }

@@ -120,6 +120,9 @@ std::string render_conversion(const Conversion& conv, int width, int precision, 
     case 'Y':
       require(conv, v, Value::Kind::Integer, "a walltimestamp");
       return cformat((prefix + "s").c_str(), format_walltime(v.bits).c_str());
+    case 'T':
+      require(conv, v, Value::Kind::Integer, "a walltimestamp");
+      return cformat((prefix + "s").c_str(), format_walltime_rfc822(v.bits).c_str());
     case 'k':
       return render_stack(conv, width, v, context);
     default:
@@ -197,6 +200,15 @@ std::string format_walltime(uint64_t ns) {
   localtime_r(&sec, &tm);
   return cformat("%d %s %2d %02d:%02d:%02d", tm.tm_year + 1900, kMonths[tm.tm_mon], tm.tm_mday, tm.tm_hour,
                  tm.tm_min, tm.tm_sec);
+}
+
+std::string format_walltime_rfc822(uint64_t ns) {
+  // DTrace's form, ISO week-numbering year (%G) included.
+  const time_t sec = time_t(int64_t(ns) / 1000000000);
+  struct tm tm {};
+  localtime_r(&sec, &tm);
+  char text[64];
+  return std::string(text, strftime(text, sizeof text, "%a, %d %b %G %T %Z", &tm));
 }
 
 }  // namespace dsched::output

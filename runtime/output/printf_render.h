@@ -48,5 +48,7 @@ std::string escape_string(std::string_view s);
 
 // %Y: a walltimestamp (ns since the epoch) in local time as "2024 Mar  5 14:03:07".
 std::string format_walltime(uint64_t ns);
+// %T: nanoseconds since the epoch in RFC 822's form, local time ("Fri, 27 Nov 2026 13:30:00 UTC").
+std::string format_walltime_rfc822(uint64_t ns);
 
 }  // namespace dsched::output

@@ -95,6 +95,21 @@ TEST_CASE("%Y prints a walltimestamp in local time") {
   CHECK(render("%25Y", {Value::integer(0, 8, false)}) == "     1970 Jan  1 00:00:00");
 }
 
+TEST_CASE("%T prints a walltimestamp in RFC 822's form, in local time") {
+  setenv("TZ", "UTC", 1);
+  tzset();
+  CHECK(render("%T", {Value::integer(0, 8, false)}) == "Thu, 01 Jan 1970 00:00:00 UTC");
+  CHECK(render("[%-32T]", {Value::integer(1700000000LL * 1000000000LL, 8, false)}) ==
+        "[Tue, 14 Nov 2023 22:13:20 UTC   ]");
+  // The year is the ISO week's, as DTrace prints it: 31 December 2024 is in week 1 of 2025.
+  CHECK(render("%T", {Value::integer(1735603200LL * 1000000000LL, 8, false)}) == "Tue, 31 Dec 2025 00:00:00 UTC");
+  setenv("TZ", "XST-3", 1);  // a POSIX zone: three hours east, whatever zones the machine has
+  tzset();
+  CHECK(render("%T", {Value::integer(0, 8, false)}) == "Thu, 01 Jan 1970 03:00:00 XST");
+  setenv("TZ", "UTC", 1);
+  tzset();
+}
+
 TEST_CASE("floating-point conversions") {
   CHECK(render("%f %e %g %G", {Value::floating(1.5), Value::floating(1.5), Value::floating(0.0001),
                                Value::floating(1e20)}) == c_printf("%f %e %g %G", 1.5, 1.5, 0.0001, 1e20));

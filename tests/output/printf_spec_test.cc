@@ -124,6 +124,8 @@ TEST_CASE("conversion kinds accept only their argument kinds") {
   CHECK_FALSE(accepts("%x", ArgType::pointer()));
   CHECK(accepts("%Y", ArgType::integer(8, false)));
   CHECK_FALSE(accepts("%Y", ArgType::integer(4, false)));
+  CHECK(accepts("%T", ArgType::integer(8, true)));
+  CHECK_FALSE(accepts("%T", ArgType::string()));
   CHECK(accepts("%f", ArgType::floating(8)));
   CHECK_FALSE(accepts("%f", ArgType::integer(8, true)));
   CHECK(accepts("%S", ArgType::string()));
