@@ -499,8 +499,11 @@ void Sema::check_index(ExprPtr& e) {
   if (t->target->is_void() || t->target->kind == TypeKind::Function)
     fail(e->loc, ErrTag::D_DEREF_VOID, "cannot index a pointer to " + describe(t->target));
   // An array held in a D variable has its declared bounds: checked now for a constant index, at
-  // run time (a fault) otherwise.
-  if (t->is_array() && is_d_object(*e->operand(0)) && e->operand(1)->kind == ExprKind::IntLiteral) {
+  // run time (a fault) otherwise. A constant index past a kernel array is refused here too: the
+  // verifier would refuse the load without saying where. (An array of one element may be the
+  // head of a longer one, as in C before flexible array members.)
+  const bool bounded = is_d_object(*e->operand(0)) || t->count > 1;
+  if (t->is_array() && bounded && e->operand(1)->kind == ExprKind::IntLiteral) {
     uint64_t index = e->operand(1)->value;
     bool negative = e->operand(1)->type->is_signed && int64_t(index) < 0;
     if (negative || index >= t->count)
