@@ -78,6 +78,7 @@ constexpr OptionSpec kOptions[] = {
     {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
     {"nspec", K::Count, P::Run, 1},
+    {"quietresize", K::Flag, P::Run, 0},  // DTrace for Linux's: bufresize=auto lowers sizes silently
     {"oformat", K::Keyword, P::Run, 0, "text json xml html", "text json"},  // FreeBSD's
     {"specsize", K::Size, P::Run, 32 << 10},
     {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},

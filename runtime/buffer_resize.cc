@@ -63,6 +63,7 @@ void BufferResizer::apply(bpf_object* object) const {
 
 std::vector<std::string> BufferResizer::notes() const {
   std::vector<std::string> notes;
+  if (quiet_) return notes;
   for (const auto& [name, lowered] : lowered_)
     notes.push_back(std::string(lowered.what) + " lowered to " + size_text(lowered.bytes));
   return notes;

@@ -15,14 +15,16 @@ namespace dsched {
 
 class BufferResizer {
  public:
-  explicit BufferResizer(bool automatic) : automatic_(automatic) {}
+  // `quiet` (quietresize): buffers are lowered without a note.
+  explicit BufferResizer(bool automatic, bool quiet = false) : automatic_(automatic), quiet_(quiet) {}
 
   // After a load of `object` failed with `err`, libbpf having said `log`: true when the map
   // that could not be created is a buffer and was halved, so the load is to be tried again.
   bool halve_failed(int err, const std::string& log, bpf_object* object);
   // Applies the sizes lowered so far to a freshly opened object.
   void apply(bpf_object* object) const;
-  // One line per lowered buffer, as DTrace says it: "aggregation size lowered to 64k".
+  // One line per lowered buffer, as DTrace says it: "aggregation size lowered to 64k" (none when
+  // quiet).
   std::vector<std::string> notes() const;
 
   // The map libbpf could not create ("map 'events': failed to create: ..."), if any.
@@ -37,6 +39,7 @@ class BufferResizer {
     const char* what;
   };
   bool automatic_;
+  bool quiet_;
   std::map<std::string, Lowered> lowered_;  // by map name
 };
 

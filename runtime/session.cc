@@ -153,7 +153,7 @@ Clock::duration period(const abi::Options& options, const char* name) {
 int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
                 const SessionConfig& config) {
   std::string error;
-  BufferResizer resizer(options.text("bufresize") != "manual");
+  BufferResizer resizer(options.text("bufresize") != "manual", options.flag("quietresize"));
   auto object =
       LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error, config.early_maps);
   if (!object) {

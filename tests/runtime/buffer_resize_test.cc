@@ -76,6 +76,16 @@ TEST_CASE("bufresize=auto halves the buffer the kernel could not allocate, and s
                                                     "buffer size lowered to 1m"});
 }
 
+TEST_CASE("quietresize lowers a buffer without a note") {
+  BufferResizer resizer(true, /*quiet=*/true);
+  Object object = open_object();
+  REQUIRE(resizer.halve_failed(-ENOMEM, create_failed("events"), object.get()));
+  Object fresh = open_object();
+  resizer.apply(fresh.get());
+  CHECK(entries(fresh.get(), "events") == (4u << 20) / 2);
+  CHECK(resizer.notes().empty());
+}
+
 TEST_CASE("a ring buffer is never halved below a page; bufresize=manual never halves") {
   Object object = open_object();
   BufferResizer resizer(true);
