@@ -353,6 +353,7 @@ void Sema::check_macro(ExprPtr& e) {
     else if (name == "egid") value = getegid();
     else if (name == "sid") value = getsid(0);
     else if (name == "pgid") value = getpgrp();
+    else if (name == "projid" || name == "taskid") value = 0;  // Solaris's; as psinfo_t's, none on Linux
     else if (name == "target") value = options_.target_pid;
     else if (name == "#") {  // a script that counts its arguments reads them as it sees fit
       value = options_.macro_args.empty() ? 0 : long(options_.macro_args.size() - 1);
