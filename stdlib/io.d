@@ -95,5 +95,32 @@ translator fileinfo_t < struct file *F > {
   fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 
+/*
+ * fi_oflags holds the file's f_flags, so its open flags have the Linux kernel's values. Solaris'
+ * O_XATTR and O_NOLINKS have no Linux counterpart and are not defined.
+ */
+inline int O_ACCMODE = 0x3;
+inline int O_RDONLY = 0x0;
+inline int O_WRONLY = 0x1;
+inline int O_RDWR = 0x2;
+inline int O_CREAT = 0x40;
+inline int O_EXCL = 0x80;
+inline int O_NOCTTY = 0x100;
+inline int O_TRUNC = 0x200;
+inline int O_APPEND = 0x400;
+inline int O_NONBLOCK = 0x800;
+inline int O_NDELAY = 0x800;
+inline int O_DSYNC = 0x1000;
+inline int O_DIRECT = 0x4000;
+inline int O_LARGEFILE = 0x8000;
+inline int O_DIRECTORY = 0x10000;
+inline int O_NOFOLLOW = 0x20000;
+inline int O_NOATIME = 0x40000;
+inline int O_CLOEXEC = 0x80000;
+inline int O_SYNC = 0x101000;
+inline int O_RSYNC = 0x101000;
+inline int O_PATH = 0x200000;
+inline int O_TMPFILE = 0x410000;
+
 inline fileinfo_t fds[int fd] = xlate <fileinfo_t> (
     fd >= 0 && fd < curthread->files->fdt->max_fds ? curthread->files->fdt->fd[fd] : NULL);

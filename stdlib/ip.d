@@ -42,8 +42,11 @@ typedef struct pktinfo {
   uintptr_t pkt_addr;  /* the socket buffer (struct sk_buff *) */
 } pktinfo_t;
 
+/* The process that owns a socket is not known where a packet passes, so cs_pid is left out. */
 typedef struct csinfo {
   uintptr_t cs_addr;   /* the socket (struct sock *) that owns the packet, or NULL */
+  uint64_t cs_cid;     /* the connection's id: the socket's address, unique while it lives */
+  zoneid_t cs_zoneid;  /* always 0: Linux has no zones */
 } csinfo_t;
 
 typedef struct ipinfo {
@@ -123,6 +126,8 @@ translator pktinfo_t < struct sk_buff *P > {
 
 translator csinfo_t < struct sock *C > {
   cs_addr = (uintptr_t)C;
+  cs_cid = (uint64_t)C;
+  cs_zoneid = 0;
 };
 
 /*

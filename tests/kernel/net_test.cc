@@ -268,7 +268,8 @@ TEST_CASE("udp and ip: datagrams of a known size over IPv4 and IPv6 loopback") {
   std::string script = replace_all(replace_all(R"(
     udp:::send, udp:::receive /args[4]->udp_dport == DEST_PORT4 || args[4]->udp_dport == DEST_PORT6/ {
       @udp[probename, args[2]->ip_ver, args[2]->ip_saddr, args[2]->ip_daddr, args[4]->udp_sport,
-           args[3]->udps_lport, args[4]->udp_length, args[2]->ip_plength] = count(); }
+           args[3]->udps_lport, args[4]->udp_length, args[2]->ip_plength,
+           args[1]->cs_cid == args[1]->cs_addr && args[1]->cs_zoneid == 0] = count(); }
     ip:::send, ip:::receive /args[3]->if_local && args[2]->ip_plength == LENGTH && args[2]->ip_ver == 4 &&
         args[4]->ipv4_protocol == IPPROTO_UDP/ {
       @ip[probename, args[2]->ip_ver, args[3]->if_name, args[4]->ipv4_protostr, args[5]->ipv6_saddr,
@@ -278,7 +279,7 @@ TEST_CASE("udp and ip: datagrams of a known size over IPv4 and IPv6 loopback") {
       @ip[probename, args[2]->ip_ver, args[3]->if_name, args[5]->ipv6_nextstr, args[4]->ipv4_saddr,
           args[5]->ipv6_plen] = count(); }
     END {
-      printa("udp %s %d %s %s %d %d %d %d %@d\n", @udp);
+      printa("udp %s %d %s %s %d %d %d %d %d %@d\n", @udp);
       printa("ip %s %d %s %s %s %d %@d\n", @ip);
     })", "DEST_PORT4", std::to_string(receiver4.port)), "DEST_PORT6", std::to_string(receiver6.port));
   script = replace_all(script, "LENGTH", std::to_string(kDatagramBytes + kUdpHeaderBytes));
@@ -299,10 +300,10 @@ TEST_CASE("udp and ip: datagrams of a known size over IPv4 and IPv6 loopback") {
   std::string from4 = std::to_string(sender4.port), from6 = std::to_string(sender6.port);
   // A datagram is sent from its socket; when it arrives no socket is known yet (udps_lport 0).
   CHECK(sorted(rows_tagged(run.out, "udp")) == sorted({
-      {"receive", "4", "127.0.0.1", "127.0.0.1", from4, "0", length, length, count},
-      {"receive", "6", "::1", "::1", from6, "0", length, length, count},
-      {"send", "4", "127.0.0.1", "127.0.0.1", from4, from4, length, length, count},
-      {"send", "6", "::1", "::1", from6, from6, length, length, count},
+      {"receive", "4", "127.0.0.1", "127.0.0.1", from4, "0", length, length, "1", count},
+      {"receive", "6", "::1", "::1", from6, "0", length, length, "1", count},
+      {"send", "4", "127.0.0.1", "127.0.0.1", from4, from4, length, length, "1", count},
+      {"send", "6", "::1", "::1", from6, from6, length, length, "1", count},
   }));
   // The other version's header is NULL: its addresses read "<null>". Other UDP packets of the same
   // size may pass on lo, so at least the test's own are counted.

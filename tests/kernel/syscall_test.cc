@@ -163,9 +163,9 @@ TEST_CASE("-l -P syscall lists an entry and a return for each call") {
 
 TEST_CASE("fds[] names a descriptor's file, path, file system, mount, offset and flags; a closed one reads <none>") {
   TracedWindow window({"-qn",
-                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%s|%d|%d\\n\", arg0,"
+                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%s|%d|%d|%d\\n\", arg0,"
                        " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs, fds[arg0].fi_mount,"
-                       " fds[arg0].fi_offset, fds[arg0].fi_oflags & 3); }"
+                       " fds[arg0].fi_offset, fds[arg0].fi_oflags & O_ACCMODE, (fds[arg0].fi_oflags & O_APPEND) == O_APPEND); }"
                        " syscall::write:entry /execname == \"dsched-fds\" && arg0 == 40/ { printf(\"dirs %s|%s\\n\", cwd, root); }"});
   REQUIRE(window.is_open());
   // A directory two mounts deep (tmpfs on /dev/shm, devtmpfs on /dev): the path crosses both.
@@ -174,7 +174,7 @@ TEST_CASE("fds[] names a descriptor's file, path, file system, mount, offset and
   mkdir(dir, 0700);
   run_named_child("dsched-fds", [&] {
     child_must(chdir(dir) == 0);
-    int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
     child_must(file >= 0 && dup2(file, 40) == 40);
     child_must(write(40, "12345", 5) == 5 && write(40, "6", 1) == 1);
     child_must(write(41, "x", 1) == -1);  // not open
@@ -191,12 +191,12 @@ TEST_CASE("fds[] names a descriptor's file, path, file system, mount, offset and
     lines.push_back(run.out.substr(at, run.out.find('\n', at) - at));
   const std::string file = "file 40|file|" + path + "|" + dir + "|tmpfs|/dev/shm|";
   REQUIRE(lines.size() == 4);
-  CHECK(lines[0] == file + "0|1");
-  CHECK(lines[1] == file + "5|1");
-  CHECK(lines[2] == "file 41|<none>|<none>|<none>|<none>|<none>|-1|0");
+  CHECK(lines[0] == file + "0|1|1");
+  CHECK(lines[1] == file + "5|1|1");
+  CHECK(lines[2] == "file 41|<none>|<none>|<none>|<none>|<none>|-1|0|0");
   // A pipe is named as the kernel names it: pipe:[inode], on the root of no mounted tree.
   CHECK(lines[3].starts_with("file 42||pipe:["));
-  CHECK(lines[3].ends_with("]|.|pipefs|/|0|1"));
+  CHECK(lines[3].ends_with("]|.|pipefs|/|0|1|0"));
   using Rows = std::vector<std::vector<std::string>>;
   CHECK(rows_tagged(run.out, "dirs") == Rows{{std::string(dir) + "|/"}, {std::string(dir) + "|/"}});
   CHECK(leftover_programs().empty());
