@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lang/ast.h"
+#include "lang/error_tags.h"
 
 namespace dsched::lang {
 
@@ -25,18 +26,20 @@ class Checker {
   // A type named as C writes it: "size_t", "int", "struct task_struct *".
   virtual const Type* type(std::string_view text, SourceRange where) = 0;
 
-  // An expression that must produce a value.
-  virtual void value(ExprPtr& e) = 0;
-  // A value that is an integer or a pointer; `context` names it in messages.
-  virtual void scalar(ExprPtr& e, std::string_view context) = 0;
+  // An expression that must produce a value; `void_tag` is DTrace's error tag when it has none.
+  virtual void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) = 0;
+  // A value that is an integer or a pointer; `context` names it in messages, `tag` is DTrace's
+  // error tag when it is not.
+  virtual void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_OP_SCALAR) = 0;
   // A string, or text (char arrays, char pointers) converted to one.
   virtual void string(ExprPtr& e, std::string_view context) = 0;
   // Converts a char array or pointer value to a D string.
   virtual void to_string(ExprPtr& e) = 0;
   // An integer constant expression; its value.
-  virtual int64_t constant(ExprPtr& e, std::string_view what) = 0;
-  // An @aggregation argument (printa, clear...): resolves it and returns its table entry.
-  virtual const Aggregation& aggregation(Expr& reference) = 0;
+  virtual int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
+  // An @aggregation argument (printa, clear...): resolves it and returns its table entry;
+  // `not_aggregation` is DTrace's tag for an argument that is not one.
+  virtual const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG) = 0;
   // Checks the format at call.operands[format_index] against the arguments after it, or, for
   // printa, against the keys and value of `printa_target`.
   virtual void format(Expr& call, size_t format_index, const Aggregation* printa_target) = 0;

@@ -87,7 +87,7 @@ const Stmt* nested_speculate(const std::vector<StmtPtr>& body, bool nested) {
 }  // namespace
 
 void Sema::check_if(Stmt& stmt) {
-  check_scalar(stmt.expr, "an if condition");
+  check_condition(stmt.expr, "an if condition");
   for (StmtPtr& s : stmt.then_body) statement(*s);
   for (StmtPtr& s : stmt.else_body) statement(*s);
 }

@@ -376,12 +376,12 @@ void Sema::declaration(DeclarationSyntax& decl) {
                                  type_name(target));
           if (!target->is_pointer()) fail(value->loc, ErrTag::D_XLATE_SOU, "an inline translation must be a pointer: xlate<" +
                                                           type_name(target) + " *>()");
-          inlines_[d.name] = InlineDefinition{type, std::move(value), true};
+          inlines_[d.name] = InlineDefinition{type, std::move(value), true, {}};
           break;
         }
         check_value(value);
         convert_for_store(value, storable(type, d.loc), value->loc);
-        inlines_[d.name] = InlineDefinition{type, std::move(value)};
+        inlines_[d.name] = InlineDefinition{type, std::move(value), false, {}};
         break;
       }
       case Storage::Extern: {

@@ -130,14 +130,27 @@ void Sema::clause(ClauseSyntax& syntax) {
   clause.loc = syntax.loc;
   clause_ = &clause;
   resolve_descriptions(syntax, clause);
+  // As in DTrace, a predicate may read a variable its own actions are the first to assign
+  // (`/x == 0/ { x = 1; }`), and the actions one the predicate is the first to assign
+  // (`/n++ > 5/ { trace(n); }`): when the predicate names an unknown variable, the actions are
+  // checked first and the predicate again after them.
+  ExprPtr predicate = syntax.predicate ? clone(*syntax.predicate) : nullptr;
+  bool actions_first = false;
   if (syntax.predicate) {
-    check_scalar(syntax.predicate, "a predicate");
-    clause.predicate = std::move(syntax.predicate);
+    try {
+      check_condition(syntax.predicate, "a predicate", ErrTag::D_PRED_SCALAR);
+    } catch (const CompileError& error) {
+      if (error.tag != ErrTag::D_IDENT_UNDEF && error.tag != ErrTag::D_VAR_UNDEF) throw;
+      actions_first = true;
+    }
   }
   for (StmtPtr& stmt : syntax.body) {
     statement(*stmt);
     clause.statements.push_back(std::move(stmt));
   }
+  if (actions_first) check_condition(predicate, "a predicate", ErrTag::D_PRED_SCALAR);
+  else predicate = std::move(syntax.predicate);
+  clause.predicate = std::move(predicate);
   clause_ = nullptr;
   if (!lower_conditionals()) check_speculation_order(clause);
 }

@@ -53,14 +53,16 @@ class Sema : public Checker {
   const Type* type(std::string_view text, SourceRange where) override {
     return resolve_type_text(std::string(text), where);
   }
-  void value(ExprPtr& e) override { check_value(e); }
-  void scalar(ExprPtr& e, std::string_view context) override { check_scalar(e, std::string(context).c_str()); }
+  void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) override { check_value(e, void_tag); }
+  void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_OP_SCALAR) override {
+    check_scalar(e, std::string(context).c_str(), tag);
+  }
   void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }
   void to_string(ExprPtr& e) override;
-  int64_t constant(ExprPtr& e, std::string_view what) override {
-    return constant_integer(e, std::string(what).c_str(), ErrTag::D_PROTO_ARG);
+  int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) override {
+    return constant_integer(e, std::string(what).c_str(), tag);
   }
-  const Aggregation& aggregation(Expr& reference) override;
+  const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG) override;
   void format(Expr& call, size_t format_index, const Aggregation* printa_target) override;
 
  private:
@@ -107,8 +109,10 @@ class Sema : public Checker {
 
   // ---- sema_expr.cc ----
   void check(ExprPtr& e);                 // any expression, may be void
-  void check_value(ExprPtr& e);           // an expression that must produce a value
-  void check_scalar(ExprPtr& e, const char* context);
+  void check_value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR);  // an expression that must produce a value
+  void check_scalar(ExprPtr& e, const char* context, ErrTag tag = ErrTag::D_OP_SCALAR);
+  // The operand of a truth test (predicate, if, !, &&, ||, ^^, ?:): a scalar, arrays not decayed.
+  void check_condition(ExprPtr& e, const char* context, ErrTag tag = ErrTag::D_OP_SCALAR);
   // An array in kernel memory used as a value is the address of its first element, as in C.
   void decay(ExprPtr& e);
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string

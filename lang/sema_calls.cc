@@ -19,15 +19,15 @@ std::string arity_text(Arity arity) {
 void check_arity(const std::string& name, Arity arity, size_t given, SourceRange where) {
   int n = int(given);
   if (n < arity.min || n > arity.max)
-    fail(where, ErrTag::D_PROTO_LEN, name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
+    fail(where, n < arity.min ? arity.too_few_tag : arity.too_many_tag, name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
 }
 
 }  // namespace
 
-const Aggregation& Sema::aggregation(Expr& e) {
-  if (e.kind != ExprKind::AggRef) fail(e.loc, ErrTag::D_PRINTA_AGGARG, "an aggregation (@name) is expected here");
+const Aggregation& Sema::aggregation(Expr& e, ErrTag not_aggregation) {
+  if (e.kind != ExprKind::AggRef) fail(e.loc, not_aggregation, "an aggregation (@name) is expected here");
   auto it = aggregation_index_.find(e.text);
-  if (it == aggregation_index_.end()) fail(e.loc, ErrTag::D_PRINTA_AGGBAD, "aggregation @" + e.text + " is used before it is defined");
+  if (it == aggregation_index_.end()) fail(e.loc, ErrTag::D_IDENT_UNDEF, "aggregation @" + e.text + " is used before it is defined");
   e.id = it->second;
   e.type = types_.void_type();
   return program_.aggregations[size_t(e.id)];
@@ -108,6 +108,8 @@ void Sema::check_call(ExprPtr& e) {
   if (!function) {
     if (find_aggregating_function(name))
       fail(e->loc, ErrTag::D_FUNC_IDKIND, name + "() is an aggregating function: use it as @name[keys] = " + name + "(...)");
+    if (find_builtin_variable(name) || find_variable(VarScope::Global, name))
+      fail(e->loc, ErrTag::D_FUNC_IDKIND, name + " is a variable, not a function");
     fail(e->loc, ErrTag::D_FUNC_UNDEF, "unknown function " + printable(name) + "()");
   }
   check_arity(name, function->arity(), e->operands.size(), e->loc);
@@ -133,7 +135,7 @@ void Sema::check_aggregation(Stmt& stmt) {
     stmt.args.pop_back();
     check_value(stmt.increment);
     if (!stmt.increment->type->is_integer())
-      fail(stmt.increment->loc, ErrTag::D_AGG_SCALAR, "the increment of " + fname + "() must be an integer, not " +
+      fail(stmt.increment->loc, ErrTag::D_PROTO_ARG, "the increment of " + fname + "() must be an integer, not " +
                                     type_name(stmt.increment->type));
   }
   size_t n = stmt.args.size();
@@ -145,8 +147,15 @@ void Sema::check_aggregation(Stmt& stmt) {
       fail(stmt.args[0]->loc, ErrTag::D_AGG_SCALAR, "the value of " + fname + "() must be an integer, not " + type_name(arg_type));
   }
   std::vector<int64_t> params;
-  for (size_t i = function->takes_value() ? 1 : 0; i < n; ++i)
-    params.push_back(constant_integer(stmt.args[i], (fname + "() parameter").c_str(), ErrTag::D_LQUANT_BASETYPE));
+  for (size_t i = function->takes_value() ? 1 : 0; i < n; ++i) {
+    const AggregatingFunction::ParamTags tags = function->param_tags(params.size());
+    const std::string what = fname + "() argument #" + std::to_string(i + 1);
+    check_value(stmt.args[i]);
+    if (!stmt.args[i]->type->is_integer())
+      fail(stmt.args[i]->loc, tags.not_integer, what + " must be an integer, not " + type_name(stmt.args[i]->type));
+    if (stmt.args[i]->kind != ExprKind::IntLiteral) fail(stmt.args[i]->loc, tags.not_constant, what + " must be an integer constant");
+    params.push_back(int64_t(stmt.args[i]->value));
+  }
   function->check_params(params, stmt.func_loc);
 
   std::vector<const Type*> keys;
@@ -174,7 +183,10 @@ void Sema::check_aggregation(Stmt& stmt) {
     if (agg.function != function)
       fail(stmt.func_loc, ErrTag::D_AGG_REDEF, shown + " is a " + std::string(agg.function->name()) + "() aggregation and cannot also use " +
                               fname + "()");
-    if (agg.params != params) fail(stmt.func_loc, ErrTag::D_AGG_REDEF, shown + ": " + fname + "() parameters differ from an earlier use");
+    for (size_t i = 0; i < params.size(); ++i)
+      if (agg.params[i] != params[i])
+        fail(stmt.func_loc, function->param_tags(i).mismatch,
+             shown + ": " + fname + "() argument #" + std::to_string(i + 2) + " differs from an earlier use");
     if (agg.key_types.size() != keys.size())
       fail(stmt.loc, ErrTag::D_PROTO_LEN, shown + " has " + std::to_string(agg.key_types.size()) + " key(s) elsewhere but " +
                          std::to_string(keys.size()) + " here");

@@ -48,11 +48,11 @@ void Sema::to_string(ExprPtr& e) {
   e = wrap(ExprKind::Cast, std::move(e), types_.string_type());
 }
 
-void Sema::check_value(ExprPtr& e) {
+void Sema::check_value(ExprPtr& e, ErrTag void_tag) {
   check(e);
   if (e->type->is_void()) {
-    if (e->kind == ExprKind::Call) fail(e->loc, ErrTag::D_TYPE_ERR, e->text + "() does not return a value");
-    fail(e->loc, ErrTag::D_TYPE_ERR, "expression has no value");
+    if (e->kind == ExprKind::Call) fail(e->loc, void_tag, e->text + "() does not return a value");
+    fail(e->loc, void_tag, "expression has no value");
   }
 }
 
@@ -62,11 +62,17 @@ void Sema::decay(ExprPtr& e) {
   e = wrap(ExprKind::Cast, std::move(e), types_.pointer_to(element));
 }
 
-void Sema::check_scalar(ExprPtr& e, const char* context) {
+void Sema::check_scalar(ExprPtr& e, const char* context, ErrTag tag) {
   check_value(e);
   decay(e);
   if (!e->type->is_scalar())
-    fail(e->loc, ErrTag::D_OP_SCALAR, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
+    fail(e->loc, tag, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
+}
+
+void Sema::check_condition(ExprPtr& e, const char* context, ErrTag tag) {
+  check_value(e, tag);
+  if (!e->type->is_scalar())
+    fail(e->loc, tag, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
 }
 
 void Sema::check_string(ExprPtr& e, const char* context) {
@@ -550,11 +556,12 @@ void Sema::check_unary(ExprPtr& e) {
     case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::BitNot:
       check_value(e->operands[0]);
       if (!e->operand(0)->type->is_integer())
-        fail(e->loc, ErrTag::D_OP_INT, std::string("operator ") + op + " needs an integer, not " + describe(e->operand(0)->type));
+        fail(e->loc, e->unary_op == UnaryOp::BitNot ? ErrTag::D_OP_INT : ErrTag::D_OP_ARITH,
+             std::string("operator ") + op + " needs an integer, not " + describe(e->operand(0)->type));
       e->type = promoted(types_, e->operand(0)->type);
       break;
     case UnaryOp::Not:
-      check_scalar(e->operands[0], "the operand of !");
+      check_condition(e->operands[0], "the operand of !");
       e->type = types_.integer(4, true);
       break;
     case UnaryOp::Deref: {
@@ -590,18 +597,43 @@ void Sema::check_incdec(ExprPtr& e) {
   e->type = t;
 }
 
+// DTrace's tag for operands an arithmetic operator cannot take: the bitwise, shift and modulo
+// operators need integers, * and / arithmetic values, + and - compatible ones.
+static ErrTag operand_class_tag(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: case BinaryOp::Shl: case BinaryOp::Shr:
+    case BinaryOp::Mod: return ErrTag::D_OP_INT;
+    case BinaryOp::Mul: case BinaryOp::Div: return ErrTag::D_OP_ARITH;
+    default: return ErrTag::D_OP_INCOMPAT;
+  }
+}
+
+// Whether two scalars may be compared when one is a pointer: pointers to the same type (or one to
+// void), or either of them the constant 0 (NULL).
+static bool comparable_pointers(const Expr& x, const Expr& y) {
+  const Type* a = x.type;
+  const Type* b = y.type;
+  if (!a->is_pointer() && !b->is_pointer()) return true;
+  if (a->is_pointer() && b->is_pointer()) return a->target == b->target || a->target->is_void() || b->target->is_void();
+  return is_null_constant(x) || is_null_constant(y);
+}
+
 void Sema::check_binary(ExprPtr& e) {
   BinaryOp op = e->binary_op;
   std::string text = binary_op_text(op);
   if (op == BinaryOp::Comma) {
     check(e->operands[0]);
     check_value(e->operands[1]);
+    // Actions are statements: one cannot be a step of an expression.
+    for (const ExprPtr& operand : e->operands)
+      if (operand->kind == ExprKind::Call && operand->function->speculation() != Function::Speculation::None)
+        fail(operand->loc, ErrTag::D_OP_ACT, operand->text + "() is an action and cannot be an operand of ,");
     e->type = e->operand(1)->type;
     return;
   }
   if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr || op == BinaryOp::LogXor) {
-    check_scalar(e->operands[0], ("the left operand of " + text).c_str());
-    check_scalar(e->operands[1], ("the right operand of " + text).c_str());
+    check_condition(e->operands[0], ("the left operand of " + text).c_str());
+    check_condition(e->operands[1], ("the right operand of " + text).c_str());
     e->type = types_.integer(4, true);
     fold(e);
     return;
@@ -611,8 +643,10 @@ void Sema::check_binary(ExprPtr& e) {
   const Type* a = e->operand(0)->type;
   const Type* b = e->operand(1)->type;
   auto mismatch = [&] {
-    fail(e->loc, ErrTag::D_OP_INCOMPAT, "operator " + text + " cannot be applied to " + describe(a) + " and " + describe(b));
+    fail(e->loc, operand_class_tag(op), "operator " + text + " cannot be applied to " + describe(a) + " and " + describe(b));
   };
+  if ((op == BinaryOp::Div || op == BinaryOp::Mod) && is_null_constant(*e->operand(1)))
+    fail(e->loc, ErrTag::D_DIV_ZERO, "division by zero");
   if (is_comparison(op)) {
     bool a_text = a->is_string() || a->is_char_sequence();
     bool b_text = b->is_string() || b->is_char_sequence();
@@ -623,7 +657,7 @@ void Sema::check_binary(ExprPtr& e) {
                ((a->is_string() && is_null_constant(*e->operand(1))) ||
                 (b->is_string() && is_null_constant(*e->operand(0))))) {
       // s == NULL: whether s is DTrace's NULL string (what strtok() returns when no token is left).
-    } else if (!a->is_scalar() || !b->is_scalar()) {
+    } else if (!a->is_scalar() || !b->is_scalar() || !comparable_pointers(*e->operand(0), *e->operand(1))) {
       mismatch();
     }
     e->type = types_.integer(4, true);
@@ -796,13 +830,15 @@ void Sema::check_assign(ExprPtr& e) {
   bool pointer_step = t->is_pointer() && v->is_integer() &&
                       (e->binary_op == BinaryOp::Add || e->binary_op == BinaryOp::Sub);
   if (!(t->is_integer() && v->is_integer()) && !pointer_step)
-    fail(e->loc, ErrTag::D_OP_INCOMPAT, "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
+    fail(e->loc, operand_class_tag(e->binary_op), "operator " + op + " cannot be applied to " + describe(t) + " and " + describe(v));
+  if ((e->binary_op == BinaryOp::Div || e->binary_op == BinaryOp::Mod) && is_null_constant(*e->operand(1)))
+    fail(e->loc, ErrTag::D_DIV_ZERO, "division by zero");
   if (pointer_step) check_pointer_step(t, e->loc);
   e->type = t;
 }
 
 void Sema::check_ternary(ExprPtr& e) {
-  check_scalar(e->operands[0], "the condition of ?:");
+  check_condition(e->operands[0], "the condition of ?:");
   check_value(e->operands[1]);
   check_value(e->operands[2]);
   const Type* a = e->operand(1)->type;

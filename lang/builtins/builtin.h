@@ -13,6 +13,7 @@
 #include "abi/action.h"
 #include "abi/aggregation.h"
 #include "lang/ast.h"
+#include "lang/error_tags.h"
 
 namespace dsched::codegen {
 struct Lowering;
@@ -28,6 +29,8 @@ struct Aggregation;
 struct Arity {
   int min = 0;
   int max = 0;  // kUnbounded: any number
+  ErrTag too_few_tag = ErrTag::D_PROTO_LEN;  // DTrace's tags for a call with too few arguments
+  ErrTag too_many_tag = ErrTag::D_PROTO_LEN;  // and with too many
   static constexpr int kUnbounded = 1 << 20;
 };
 
@@ -69,6 +72,14 @@ class AggregatingFunction : public abi::AggregatingFunction {
   virtual bool takes_increment() const { return false; }
   // Whether printa()'s %@ conversions take the value as unsigned (count()).
   virtual bool printa_unsigned() const { return false; }
+  // DTrace's tags for constant parameter i: not an integer, not a constant, and different from an
+  // earlier use of the same aggregation.
+  struct ParamTags {
+    ErrTag not_integer = ErrTag::D_PROTO_ARG;
+    ErrTag not_constant = ErrTag::D_PROTO_ARG;
+    ErrTag mismatch = ErrTag::D_AGG_REDEF;
+  };
+  virtual ParamTags param_tags(size_t i) const { return {}; }
   // Checks (and completes with defaults) the constant parameters; fails located at `where`.
   virtual void check_params(std::vector<int64_t>& params, SourceRange where) const {}
   // Emits the update of one CPU's value words.

@@ -21,10 +21,10 @@ codegen::Value FormattedAction::lower(codegen::Lowering& l, const Expr& call) co
   return no_value(call);
 }
 
-void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
+void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag) {
   c.value(call.operands[i]);
   if (!call.operand(i)->type->is_integer())
-    fail(call.operand(i)->loc, ErrTag::D_PROTO_ARG, call.text + "(): " + std::string(what) + " must be an integer, not " +
+    fail(call.operand(i)->loc, tag, call.text + "(): " + std::string(what) + " must be an integer, not " +
                                    type_name(call.operand(i)->type));
 }
 
@@ -59,11 +59,12 @@ void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what) 
   c.value(call.operands[i]);
 }
 
-int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max) {
+int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max,
+                           ErrTag tag) {
   std::string described = call.text + "() " + std::string(what);
-  int64_t v = c.constant(call.operands[i], described);
+  int64_t v = c.constant(call.operands[i], described, tag);
   if (v < min || v > max)
-    fail(call.operand(i)->loc, ErrTag::D_PROTO_ARG, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
+    fail(call.operand(i)->loc, tag, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
   return v;
 }
 

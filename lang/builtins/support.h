@@ -65,12 +65,13 @@ class NamedVariable : public BuiltinVariable {
 };
 
 // Argument checks; messages name the function and the argument.
-void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what);
+void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG);
 void check_string_arg(Checker& c, Expr& call, size_t i);
 // A string literal argument (printf()'s format, setopt()'s option).
 void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what);
 // An integer constant between min and max; its value.
-int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max);
+int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max,
+                           ErrTag tag = ErrTag::D_PROTO_ARG);
 // A pointer to the kernel's struct `record` (d_path()'s struct path *).
 void check_kernel_pointer_arg(Checker& c, Expr& call, size_t i, const char* record);
 // The byte offset of record.members[0].members[1]... in this kernel's BTF; fails located at `where`.

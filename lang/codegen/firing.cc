@@ -62,6 +62,7 @@ void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Bind
   hook_ = &hook;
   binding_ = binding;
   entry_ = entry;
+  scratch_used_ = scratch_asked_end_ = program_scratch_;
   context_task_ = nullptr;
   context_tid_ = nullptr;
   thread_locals_ = nullptr;
@@ -97,7 +98,12 @@ Value Firing::per_probe(std::string lang::Probe::*field) {
 }
 
 void Firing::begin_clause() {
-  scratch_used_ = scratch_asked_end_ = program_scratch_;
+  // A this-> pointer may carry what one clause copied in (copyin(), alloca()) to the next clause
+  // of the firing, as scripts written for DTrace expect: the scratch then stays taken until the
+  // firing ends. Otherwise each clause reuses the same scratch.
+  const bool pointers_cross_clauses =
+      std::ranges::any_of(l_.program.clause_locals, [](const lang::Variable& v) { return v.type->is_pointer(); });
+  if (!pointers_cross_clauses) scratch_used_ = scratch_asked_end_ = program_scratch_;
   clause_timestamp_ = nullptr;
   llvm::BasicBlock* clause = l_.ir.new_block("clause");
   clause_entry_ = l_.ir.b().CreateBr(clause);

@@ -41,7 +41,8 @@ class Firing {
   // below alike.size(); `probe` is then alike's first.
   void begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry,
                     const std::vector<const lang::Probe*>& alike = {}, llvm::Value* index = nullptr);
-  // Each clause starts with the scratch after the program's own (this->) free again.
+  // Each clause starts with the scratch after the program's own (this->) free again, unless a
+  // this-> pointer can carry scratch memory from one clause to the next.
   void begin_clause();
   // `timestamp`: the same value throughout a clause, read at the start of the first clause of the
   // event (one run of the program) that uses it; later clauses of the event reuse it (the probes

@@ -115,7 +115,7 @@ dtrace:::BEGIN
 
 dtrace:::BEGIN
 {
-	a[5] %= 0;
+	a[5] %= zero;
 	printf("not reached\n");
 }
 

@@ -173,9 +173,9 @@ const Case kCases[] = {
     {"quantize", "BEGIN { @ = quantize(1); @i = quantize(1, 5); }", "BEGIN { @ = quantize(1, 2, 3); }",
      "quantize() takes 1 to 2 arguments, not 3"},
     {"lquantize", "BEGIN { @ = lquantize(1, 0, 10); @s = lquantize(1, -10, 10, 5, 2); }",
-     "BEGIN { @ = lquantize(1, 10, 10); }", "lquantize() limit must be greater than base"},
+     "BEGIN { @ = lquantize(1, 10, 5); }", "lquantize() limit must not be below base"},
     {"llquantize", "BEGIN { @ = llquantize(1, 10, 0, 6, 20); }", "BEGIN { @ = llquantize(1, 10, 2, 6, 80); }",
-     "llquantize() steps must divide factor^(low magnitude + 1)"},
+     "llquantize() steps per magnitude must be a multiple of the factor and divide a power of it"},
     // Built-in variables: a value, and nothing may assign them.
     {"timestamp", "BEGIN { x = timestamp; }", "BEGIN { timestamp = 1; }", "cannot assign to built-in variable timestamp"},
     {"vtimestamp", "BEGIN { x = vtimestamp; }", "BEGIN { vtimestamp++; }", "cannot assign to built-in variable vtimestamp"},
@@ -289,27 +289,52 @@ TEST_CASE("literal ctprof flags are checked when the script compiles, at the fla
 
 TEST_CASE("aggregating functions' parameters follow DTrace's rules") {
   const std::pair<const char*, const char*> refused[] = {
-      {"@ = lquantize(1, 0, 10, 0)", "lquantize() step must be positive"},
-      {"@ = lquantize(1, 0, 10, 70000)", "lquantize() step must be at most 65535"},
-      {"@ = lquantize(1, 0, 10, 20)", "lquantize() step is larger than limit - base"},
-      {"@ = lquantize(1, 0, 1000000, 1)", "lquantize() has too many levels"},
-      {"@ = lquantize(1, 0, 5000000000)", "lquantize() base and limit must fit in 32 bits"},
-      {"@ = llquantize(1, 1, 0, 6, 20)", "llquantize() factor must be between 2 and 65535"},
-      {"@ = llquantize(1, 10, 3, 2, 10)", "llquantize() high magnitude must be at least the low magnitude"},
-      {"@ = llquantize(1, 10, 0, 30, 10)", "overflows 64 bits"},
-      {"@ = llquantize(1, 10, 0, 6, 0)", "llquantize() steps must be between 1 and 65535"},
-      {"@ = llquantize(1, 10, 0, 6, 3)", "steps must divide the factor when they are fewer"},
-      {"@ = llquantize(1, 10, 0, 6, 15)", "steps must be a multiple of the factor"},
-      {"@ = llquantize(1, 10, 0, 6, 200)", "steps must divide factor^(low magnitude + 1)"},
-      {"@ = lquantize(1, 0, 10); @ = lquantize(2, 0, 20)", "parameters differ from an earlier use"},
+      {"@ = lquantize(1, 0, 10, 0)", "[D_LQUANT_STEPTYPE] line 1: lquantize() step must be a positive integer constant"},
+      {"@ = lquantize(1, 0, 10, arg0)", "[D_LQUANT_STEPTYPE] line 1: lquantize() argument #4 must be an integer constant"},
+      {"@ = lquantize(1, arg0, 10)", "[D_LQUANT_BASETYPE] line 1: lquantize() argument #2 must be an integer constant"},
+      {"@ = lquantize(1, 0, \"a\")", "[D_PROTO_ARG] line 1: lquantize() argument #3 must be an integer, not string"},
+      {"@ = lquantize(1, 0, 10, 70000)", "[D_LQUANT_STEPVAL] line 1: lquantize() step must be at most 65535"},
+      {"@ = lquantize(1, 0, 10, 20)", "[D_LQUANT_STEPLARGE] line 1: lquantize() step is larger than limit - base"},
+      {"@ = lquantize(1, 0, 0)", "[D_LQUANT_STEPLARGE] line 1: lquantize() step is larger than limit - base"},
+      {"@ = lquantize(1, 0, 1000000, 1)", "[D_LQUANT_STEPSMALL] line 1: lquantize() has too many levels"},
+      {"@ = lquantize(1, 5000000000, 0)", "[D_LQUANT_BASEVAL] line 1: lquantize() base must fit in 32 bits"},
+      {"@ = lquantize(1, 0, 5000000000)", "[D_LQUANT_LIMVAL] line 1: lquantize() limit must fit in 32 bits"},
+      {"@ = llquantize(1, 1, 0, 6, 20)", "[D_LLQUANT_FACTORSMALL] line 1: llquantize() factor must be two or more"},
+      {"@ = llquantize(1, 70000, 0, 6, 20)", "[D_LLQUANT_FACTORVAL] line 1: llquantize() factor must be between 0 and 65535"},
+      {"@ = llquantize(1, 10, -1, 6, 20)", "[D_LLQUANT_LOWVAL] line 1: llquantize() low magnitude must be between 0 and 65535"},
+      {"@ = llquantize(1, 10, 0, 70000, 20)", "[D_LLQUANT_HIGHVAL] line 1: llquantize() high magnitude must be between"},
+      {"@ = llquantize(1, 10, 0, 6, 70000)", "[D_LLQUANT_NSTEPVAL] line 1: llquantize() number of steps must be between"},
+      {"@ = llquantize(1, arg0, 0, 6, 20)", "[D_LLQUANT_FACTORTYPE] line 1: llquantize() argument #2 must be an integer constant"},
+      {"@ = llquantize(1, 10, arg0, 6, 20)", "[D_LLQUANT_LOWTYPE] line 1: llquantize() argument #3"},
+      {"@ = llquantize(1, 10, 0, arg0, 20)", "[D_LLQUANT_HIGHTYPE] line 1: llquantize() argument #4"},
+      {"@ = llquantize(1, 10, 0, 6, arg0)", "[D_LLQUANT_NSTEPTYPE] line 1: llquantize() argument #5"},
+      {"@ = llquantize(1, 10, 3, 2, 10)", "[D_LLQUANT_MAGRANGE] line 1: llquantize() high magnitude must be greater"},
+      {"@ = llquantize(1, 10, 2, 2, 10)", "[D_LLQUANT_MAGRANGE] line 1: llquantize() high magnitude must be greater"},
+      {"@ = llquantize(1, 10, 0, 18, 10)", "[D_LLQUANT_MAGTOOBIG] line 1: llquantize() factor raised to the high magnitude"},
+      {"@ = llquantize(1, 10, 0, 6, 5)", "[D_LLQUANT_FACTORNSTEPS] line 1: llquantize() steps per magnitude must be at least"},
+      {"@ = llquantize(1, 10, 0, 6, 15)", "[D_LLQUANT_FACTOREVEN] line 1: llquantize() steps per magnitude must be a multiple"},
+      {"@ = llquantize(1, 10, 0, 6, 30)", "[D_LLQUANT_FACTOREVEN] line 1: llquantize() steps per magnitude must be a multiple"},
+      {"@ = lquantize(1, 0, 10); @ = lquantize(2, 1, 10)", "[D_LQUANT_MATCHBASE] line 1: @: lquantize() argument #2 differs"},
+      {"@ = lquantize(1, 0, 10); @ = lquantize(2, 0, 20)", "[D_LQUANT_MATCHLIM] line 1: @: lquantize() argument #3 differs"},
+      {"@ = lquantize(1, 0, 10); @ = lquantize(2, 0, 10, 2)", "[D_LQUANT_MATCHSTEP] line 1: @: lquantize() argument #4 differs"},
+      {"@ = llquantize(1, 10, 0, 6, 20); @ = llquantize(1, 5, 0, 6, 25)", "[D_LLQUANT_FACTORMATCH] line 1:"},
+      {"@ = llquantize(1, 10, 0, 6, 20); @ = llquantize(1, 10, 1, 6, 20)", "[D_LLQUANT_LOWMATCH] line 1:"},
+      {"@ = llquantize(1, 10, 0, 6, 20); @ = llquantize(1, 10, 0, 7, 20)", "[D_LLQUANT_HIGHMATCH] line 1:"},
+      {"@ = llquantize(1, 10, 0, 6, 20); @ = llquantize(1, 10, 0, 6, 10)", "[D_LLQUANT_NSTEPMATCH] line 1:"},
+      {"@ = quantize(1, \"a\")", "[D_PROTO_ARG] line 1: the increment of quantize() must be an integer"},
   };
+  FrontendOptions tagged;
+  dsched::abi::OptionValue on;
+  on.number = 1;
+  tagged.cli_options.set("errtags", on);
   for (auto [statement, message] : refused) {
-    std::string error = error_of(std::string("BEGIN { ") + statement + "; }");
+    CheckResult result = compile_text(std::string("BEGIN { ") + statement + "; }", "test.d", tagged);
     CAPTURE(statement);
-    CHECK(error.find(message) != std::string::npos);
+    CHECK_FALSE(result.program);
+    CHECK(result.error.find(message) != std::string::npos);
   }
-  // High and low magnitude may be equal; steps may equal the factor.
-  CHECK(compile_text("BEGIN { @ = llquantize(1, 10, 2, 2, 10); }").program);
+  // Steps may equal the factor; they may be any multiple of it that divides a power of it.
+  CHECK(compile_text("BEGIN { @ = llquantize(1, 10, 2, 3, 10); @b = llquantize(1, 2, 0, 6, 8); }").program);
 }
 
 }  // TEST_SUITE

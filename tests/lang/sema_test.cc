@@ -193,8 +193,7 @@ TEST_CASE("destructive actions need -w; raise too") {
 
 TEST_CASE("same-named aggregation must keep its function and parameters") {
   CHECK(error_of("BEGIN { @a = lquantize(1, 0, 10); @a = lquantize(1, 0, 20); }") ==
-        "dsched: failed to compile script test.d: line 1: @a: lquantize() parameters differ from an "
-        "earlier use");
+        "dsched: failed to compile script test.d: line 1: @a: lquantize() argument #3 differs from an earlier use");
 }
 
 }  // TEST_SUITE

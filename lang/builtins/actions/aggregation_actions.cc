@@ -12,13 +12,18 @@ namespace {
 
 class AggregationAction : public Action {
  public:
+  // DTrace's error tags for a call: with the wrong number of arguments, without an aggregation
+  // first, with a second argument that is not an integer.
+  struct Tags {
+    ErrTag proto, aggregation_arg, scalar;
+  };
   // `argument` names the optional integer after the aggregation, or is null when there is none.
-  AggregationAction(std::string_view name, Arity arity, const char* argument)
-      : Action(name, arity), argument_(argument) {}
+  AggregationAction(std::string_view name, Arity arity, const char* argument, Tags tags)
+      : Action(name, Arity{arity.min, arity.max, tags.proto, tags.proto}), argument_(argument), tags_(tags) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.aggregation(*call->operands[0]);
-    if (call->operands.size() == 2) check_integer_arg(c, *call, 1, argument_);
+    c.aggregation(*call->operands[0], tags_.aggregation_arg);
+    if (call->operands.size() == 2) check_integer_arg(c, *call, 1, argument_, tags_.scalar);
     set_void(c, *call);
   }
 
@@ -41,11 +46,15 @@ class AggregationAction : public Action {
 
  private:
   const char* argument_;
+  Tags tags_;
 };
+
+constexpr AggregationAction::Tags kNormalizeTags{ErrTag::D_NORMALIZE_PROTO, ErrTag::D_NORMALIZE_AGGARG,
+                                                 ErrTag::D_NORMALIZE_SCALAR};
 
 class Clear : public AggregationAction {
  public:
-  Clear() : AggregationAction("clear", {1, 1}, nullptr) {}
+  Clear() : AggregationAction("clear", {1, 1}, nullptr, {ErrTag::D_CLEAR_PROTO, ErrTag::D_CLEAR_AGGARG, ErrTag::D_PROTO_ARG}) {}
   void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
     for (uint32_t id : action.aggregations) run.clear(id);
   }
@@ -53,7 +62,9 @@ class Clear : public AggregationAction {
 
 class Trunc : public AggregationAction {
  public:
-  Trunc() : AggregationAction("trunc", {1, 2}, "the number of entries to keep") {}
+  Trunc()
+      : AggregationAction("trunc", {1, 2}, "the number of entries to keep",
+                          {ErrTag::D_TRUNC_PROTO, ErrTag::D_TRUNC_AGGARG, ErrTag::D_TRUNC_SCALAR}) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     int64_t keep = argument(action, record).value_or(0);
     for (uint32_t id : action.aggregations) run.trunc(id, keep);
@@ -62,7 +73,7 @@ class Trunc : public AggregationAction {
 
 class Normalize : public AggregationAction {
  public:
-  Normalize() : AggregationAction("normalize", {2, 2}, "the divisor") {}
+  Normalize() : AggregationAction("normalize", {2, 2}, "the divisor", kNormalizeTags) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     int64_t factor = argument(action, record).value_or(0);
     if (factor <= 0) return run.output().warning("normalize(): the divisor must be positive, not " + std::to_string(factor));
@@ -72,7 +83,7 @@ class Normalize : public AggregationAction {
 
 class Denormalize : public AggregationAction {
  public:
-  Denormalize() : AggregationAction("denormalize", {1, 1}, nullptr) {}
+  Denormalize() : AggregationAction("denormalize", {1, 1}, nullptr, kNormalizeTags) {}
   void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
     for (uint32_t id : action.aggregations) run.aggregation(id).denormalize();
   }

@@ -18,15 +18,20 @@ constexpr int64_t kMaxFrames = 127;
 
 class Stack : public NamedFunction {
  public:
-  Stack(std::string_view name, Arity arity, bool user, const char* frames_option)
-      : NamedFunction(name, arity), user_(user), frames_option_(frames_option) {}
+  // DTrace's error tags: the wrong number of arguments, a bad frame count, a bad string size.
+  struct Tags {
+    ErrTag proto, frames, strsize;
+  };
+  Stack(std::string_view name, int max_args, bool user, const char* frames_option, Tags tags)
+      : NamedFunction(name, Arity{0, max_args, tags.proto, tags.proto}), user_(user), frames_option_(frames_option), tags_(tags) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    int64_t frames = call->operands.empty() ? c.program().options.number(frames_option_)
-                                            : check_constant_arg(c, *call, 0, "the number of frames", 1, kMaxFrames);
+    int64_t frames = call->operands.empty()
+                         ? c.program().options.number(frames_option_)
+                         : check_constant_arg(c, *call, 0, "the number of frames", 1, kMaxFrames, tags_.frames);
     // ustack()'s string space holds what ustack helpers (JIT runtimes on Solaris) name; Linux has
     // no such helpers, so there is never a string to record and the space is only checked.
-    if (call->operands.size() > 1) check_constant_arg(c, *call, 1, "the string size", 0, 1 << 20);
+    if (call->operands.size() > 1) check_constant_arg(c, *call, 1, "the string size", 0, 1 << 20, tags_.strsize);
     call->type = c.types().stack(user_, uint32_t(frames));
   }
 
@@ -45,6 +50,7 @@ class Stack : public NamedFunction {
  private:
   bool user_;
   const char* frames_option_;
+  Tags tags_;
 };
 
 class JavaStack : public NamedFunction {
@@ -57,8 +63,10 @@ class JavaStack : public NamedFunction {
   codegen::Value lower(codegen::Lowering&, const Expr& call) const override { return no_value(call); }
 };
 
-const Registered<Stack> stack("stack", Arity{0, 1}, false, "stackframes");
-const Registered<Stack> ustack("ustack", Arity{0, 2}, true, "ustackframes");
+const Registered<Stack> stack("stack", 1, false, "stackframes",
+                              Stack::Tags{ErrTag::D_STACK_PROTO, ErrTag::D_STACK_SIZE, ErrTag::D_STACK_SIZE});
+const Registered<Stack> ustack("ustack", 2, true, "ustackframes",
+                               Stack::Tags{ErrTag::D_USTACK_PROTO, ErrTag::D_USTACK_FRAMES, ErrTag::D_USTACK_STRSIZE});
 const Registered<JavaStack> jstack;
 
 }  // namespace

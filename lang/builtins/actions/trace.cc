@@ -18,7 +18,7 @@ class Trace : public Action {
 
   void check(Checker& c, ExprPtr& call) const override {
     ExprPtr& arg = call->operands[0];
-    c.value(arg);
+    c.value(arg, ErrTag::D_TRACE_VOID);
     if (arg->type->is_char_sequence() && arg->type->is_array()) c.to_string(arg);
     if ((arg->type->is_record() || arg->type->is_array()) && (!arg->type->size || arg->type->size > kMaxObject))
       fail(arg->loc, ErrTag::D_TRACE_DYN, "trace() cannot record " + type_name(arg->type) + ": it has " +

@@ -16,12 +16,13 @@ constexpr int64_t kMaxSize = 4096;
 
 class Tracemem : public Action {
  public:
-  Tracemem() : Action("tracemem", {2, 3}) {}
+  Tracemem() : Action("tracemem", {2, 3, ErrTag::D_PROTO_LEN, ErrTag::D_TRACEMEM_ARGS}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.scalar(call->operands[0], "tracemem() address");
-    check_constant_arg(c, *call, 1, "size", 1, kMaxSize);
-    if (call->operands.size() > 2) check_integer_arg(c, *call, 2, "the number of bytes to print");
+    c.scalar(call->operands[0], "tracemem() address", ErrTag::D_TRACEMEM_ADDR);
+    check_constant_arg(c, *call, 1, "size", 1, kMaxSize, ErrTag::D_TRACEMEM_SIZE);
+    if (call->operands.size() > 2)
+      check_integer_arg(c, *call, 2, "the number of bytes to print", ErrTag::D_TRACEMEM_DYNSIZE);
     set_void(c, *call);
   }
 

@@ -39,34 +39,46 @@ class Llquantize : public Histogram {
   std::string_view name() const override { return "llquantize"; }
   Arity arity() const override { return {5, 5}; }
 
+  ParamTags param_tags(size_t i) const override {
+    static constexpr ParamTags kTags[] = {
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LLQUANT_FACTORTYPE, ErrTag::D_LLQUANT_FACTORMATCH},
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LLQUANT_LOWTYPE, ErrTag::D_LLQUANT_LOWMATCH},
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LLQUANT_HIGHTYPE, ErrTag::D_LLQUANT_HIGHMATCH},
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LLQUANT_NSTEPTYPE, ErrTag::D_LLQUANT_NSTEPMATCH},
+    };
+    return kTags[i];
+  }
+
+  // DTrace's rules, in its order: each parameter an unsigned 16-bit quantity, a factor of at least
+  // 2, a low magnitude below the high one, at least `factor` steps that the factor divides and that
+  // divide a power of the factor, and factor^(high + 2) within 64 bits.
   void check_params(std::vector<int64_t>& params, SourceRange where) const override {
-    int64_t factor = params[0], low = params[1], high = params[2], steps = params[3];
-    if (factor < 2 || factor > UINT16_MAX)
-      fail(where, ErrTag::D_LLQUANT_FACTORVAL, "llquantize() factor must be between 2 and 65535");
-    if (low < 0 || low > UINT16_MAX || high > UINT16_MAX)
-      fail(where, ErrTag::D_LLQUANT_LOWVAL, "llquantize() magnitudes must be between 0 and 65535");
-    if (high < low)
-      fail(where, ErrTag::D_LLQUANT_MAGRANGE, "llquantize() high magnitude must be at least the low magnitude");
-    unsigned __int128 top = 1;
-    for (int64_t m = 0; m <= high; ++m) {
-      top *= uint64_t(factor);
-      if (top > uint64_t(INT64_MAX))
-        fail(where, ErrTag::D_LLQUANT_MAGTOOBIG, "llquantize() factor^(high magnitude + 1) overflows 64 bits");
-    }
-    if (steps < 1 || steps > UINT16_MAX)
-      fail(where, ErrTag::D_LLQUANT_NSTEPVAL, "llquantize() steps must be between 1 and 65535");
-    if (steps < factor && factor % steps != 0)
+    static constexpr std::pair<ErrTag, const char*> kRanges[] = {
+        {ErrTag::D_LLQUANT_FACTORVAL, "factor"},
+        {ErrTag::D_LLQUANT_LOWVAL, "low magnitude"},
+        {ErrTag::D_LLQUANT_HIGHVAL, "high magnitude"},
+        {ErrTag::D_LLQUANT_NSTEPVAL, "number of steps"},
+    };
+    for (size_t i = 0; i < 4; ++i)
+      if (uint64_t(params[i]) > UINT16_MAX)
+        fail(where, kRanges[i].first, std::string("llquantize() ") + kRanges[i].second + " must be between 0 and 65535");
+    const uint64_t factor = uint64_t(params[0]), low = uint64_t(params[1]), high = uint64_t(params[2]),
+                   steps = uint64_t(params[3]);
+    if (factor < 2) fail(where, ErrTag::D_LLQUANT_FACTORSMALL, "llquantize() factor must be two or more");
+    if (low >= high)
+      fail(where, ErrTag::D_LLQUANT_MAGRANGE, "llquantize() high magnitude must be greater than the low magnitude");
+    if (steps < factor)
+      fail(where, ErrTag::D_LLQUANT_FACTORNSTEPS, "llquantize() steps per magnitude must be at least the factor");
+    uint64_t power = factor;
+    while (power < steps) power *= factor;
+    if (steps % factor != 0 || power % steps != 0)
       fail(where, ErrTag::D_LLQUANT_FACTOREVEN,
-           "llquantize() steps must divide the factor when they are fewer than it");
-    if (steps > factor) {
-      if (steps % factor != 0)
-        fail(where, ErrTag::D_LLQUANT_FACTOREVEN,
-             "llquantize() steps must be a multiple of the factor when they are more");
-      unsigned __int128 first = 1;  // factor^(low+1), at least factor^2
-      for (int64_t m = 0; m <= std::max<int64_t>(low, 1); ++m) first *= uint64_t(factor);
-      if (first % uint64_t(steps) != 0)
-        fail(where, ErrTag::D_LLQUANT_FACTORSMALL,
-             "llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor");
+           "llquantize() steps per magnitude must be a multiple of the factor and divide a power of it");
+    unsigned __int128 order = 1;
+    for (uint64_t m = 0; m <= high + 1; ++m) {
+      order *= factor;
+      if (order > UINT64_MAX)
+        fail(where, ErrTag::D_LLQUANT_MAGTOOBIG, "llquantize() factor raised to the high magnitude overflows 64 bits");
     }
   }
 

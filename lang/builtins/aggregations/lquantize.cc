@@ -21,14 +21,24 @@ class Lquantize : public Histogram {
   std::string_view name() const override { return "lquantize"; }
   Arity arity() const override { return {3, 4}; }
 
+  ParamTags param_tags(size_t i) const override {
+    static constexpr ParamTags kTags[] = {
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LQUANT_BASETYPE, ErrTag::D_LQUANT_MATCHBASE},
+        {ErrTag::D_PROTO_ARG, ErrTag::D_LQUANT_LIMTYPE, ErrTag::D_LQUANT_MATCHLIM},
+        // The step has no prototype in DTrace: whatever is not a positive constant is its type error.
+        {ErrTag::D_LQUANT_STEPTYPE, ErrTag::D_LQUANT_STEPTYPE, ErrTag::D_LQUANT_MATCHSTEP},
+    };
+    return kTags[i];
+  }
+
   void check_params(std::vector<int64_t>& params, SourceRange where) const override {
     if (params.size() == 2) params.push_back(1);
     int64_t base = params[0], limit = params[1], step = params[2];
-    if (base < INT32_MIN || base > INT32_MAX || limit < INT32_MIN || limit > INT32_MAX)
-      fail(where, ErrTag::D_LQUANT_BASEVAL, "lquantize() base and limit must fit in 32 bits");
-    if (step <= 0) fail(where, ErrTag::D_LQUANT_STEPVAL, "lquantize() step must be positive");
+    if (base < INT32_MIN || base > INT32_MAX) fail(where, ErrTag::D_LQUANT_BASEVAL, "lquantize() base must fit in 32 bits");
+    if (limit < INT32_MIN || limit > INT32_MAX) fail(where, ErrTag::D_LQUANT_LIMVAL, "lquantize() limit must fit in 32 bits");
+    if (limit < base) fail(where, ErrTag::D_LQUANT_MISMATCH, "lquantize() limit must not be below base");
+    if (step <= 0) fail(where, ErrTag::D_LQUANT_STEPTYPE, "lquantize() step must be a positive integer constant");
     if (step > UINT16_MAX) fail(where, ErrTag::D_LQUANT_STEPVAL, "lquantize() step must be at most 65535");
-    if (limit <= base) fail(where, ErrTag::D_LQUANT_MISMATCH, "lquantize() limit must be greater than base");
     int64_t levels = (limit - base) / step;
     if (levels == 0) fail(where, ErrTag::D_LQUANT_STEPLARGE, "lquantize() step is larger than limit - base: there is no level");
     if (levels > UINT16_MAX) fail(where, ErrTag::D_LQUANT_STEPSMALL, "lquantize() has too many levels (at most 65535)");

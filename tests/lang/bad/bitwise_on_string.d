@@ -1,0 +1,5 @@
+/* The bitwise operators need integer operands. */
+BEGIN
+{
+	x = execname & 1;
+}

@@ -1,0 +1,5 @@
+/* Unary minus needs an arithmetic operand. */
+BEGIN
+{
+	x = -"text";
+}

@@ -1,5 +1,0 @@
-sched:::off-cpu
-/self->ts/
-{
-  self->ts = 0;
-}

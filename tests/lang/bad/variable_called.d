@@ -1,0 +1,5 @@
+/* A built-in variable is not a function. */
+BEGIN
+{
+	timestamp();
+}
