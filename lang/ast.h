@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -269,6 +270,7 @@ using TopItem = std::variant<ClauseSyntax, PragmaSyntax, DeclarationSyntax, Tran
 
 struct ParseTree {
   std::vector<TopItem> items;
+  std::optional<SourcePos> script_end;  // a user's script (not the library): where its text ends
 };
 
 }  // namespace dsched::lang

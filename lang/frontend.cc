@@ -71,6 +71,16 @@ std::string without_interpreter_line(std::string_view text) {
   return end == std::string_view::npos ? std::string() : std::string(text.substr(end));
 }
 
+// Whether a script defines anything a program is made of: a clause, an inline or a translator.
+// Declarations and pragmas alone are, as DTrace says, an empty translation unit.
+bool has_program(const ParseTree& tree) {
+  return std::ranges::any_of(tree.items, [](const TopItem& item) {
+    if (const auto* declaration = std::get_if<DeclarationSyntax>(&item))
+      return declaration->spec.storage == Storage::Inline;
+    return !std::holds_alternative<PragmaSyntax>(item);
+  });
+}
+
 std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& options, TypeUniverse& types,
                                  std::string* cpp_messages) {
   std::unordered_set<std::string> typedef_names = builtin_typedef_names();
@@ -86,8 +96,9 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
         throw CompileError({}, ErrTag::None, error, false);
       sources.set_preprocessed(i, strip_line_markers(output));
     }
-    ParseContext ctx{types, typedef_names, trees[i]};
+    ParseContext ctx{types, typedef_names, trees[i], !sources.views()[i].from_command_line};
     parse_source(sources.text(i), uint32_t(i), ctx);
+    if (i >= sources.library_count()) trees[i].script_end = SourcePos{uint32_t(i), uint32_t(sources.text(i).size())};
   }
   return trees;
 }
@@ -100,6 +111,10 @@ std::unique_ptr<Program> check_trees(std::vector<ParseTree>& trees, const Fronte
   for (ParseTree& tree : trees)
     for (TopItem& item : tree.items) items.push_back(&item);
   Sema(*program, options, catalog, std::move(items)).run();
+  // After the declarations are checked, as DTrace finds their errors while it parses.
+  for (const ParseTree& tree : trees)
+    if (tree.script_end && !has_program(tree))
+      throw CompileError({*tree.script_end, *tree.script_end}, ErrTag::D_EMPTY, "empty D program translation unit");
   return program;
 }
 

@@ -127,6 +127,11 @@ bool Lexer::skip_space_and_comments() {
       const char* start = cursor_;
       const char* close = static_cast<const char*>(memmem(cursor_ + 2, limit_ - cursor_ - 2, "*/", 2));
       if (!close) fail(range(start, start + 2), ErrTag::D_SYNTAX, "unterminated comment");
+      // Comments do not nest: an opening inside one is refused rather than silently ignored.
+      if (const void* nested = memmem(cursor_ + 2, close - cursor_ - 2 + 1, "/*", 2)) {
+        const char* at = static_cast<const char*>(nested);
+        fail(range(at, at + 2), ErrTag::D_SYNTAX, "/* encountered inside a comment");
+      }
       cursor_ = close + 2;
       continue;
     }
@@ -348,6 +353,9 @@ Parser::symbol_type Lexer::number(const char* start, SourceRange loc) {
   IntToken token;
   token.value = v;
   bool fits_int = v <= INT32_MAX, fits_uint = v <= UINT32_MAX, fits_long = v <= INT64_MAX;
+  // As in C, a decimal constant without u is signed: past LLONG_MAX it has no type.
+  if (base == 10 && !u && !fits_long)
+    fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + std::string(start, cursor_) + " is too large for long long");
   if (u) {
     token.is_signed = false;
     token.size = (l == 0 && fits_uint) ? 4 : 8;
@@ -434,10 +442,17 @@ Parser::symbol_type Lexer::char_literal(SourceRange start) {
   cursor_ = p;
   SourceRange loc = extend(start);
   if (chars.empty()) fail(loc, ErrTag::D_CHR_NULL, "empty character constant");
-  if (chars.size() > 1) fail(loc, ErrTag::D_CHR_OFLOW, "multi-character constant");
+  if (chars.size() > sizeof(uint64_t))
+    fail(loc, ErrTag::D_CHR_OFLOW, "character constant is too long: at most 8 characters");
   IntToken token;
-  token.value = uint64_t(int64_t(int8_t(chars[0])));
-  token.size = 4;  // a character constant is an int, as in C
+  if (chars.size() == 1) {
+    token.value = uint64_t(int64_t(int8_t(chars[0])));
+  } else {
+    // A multi-character constant packs its bytes, the first the most significant, as C compilers do.
+    for (char c : chars) token.value = token.value << 8 | uint8_t(c);
+  }
+  // An int, as in C; one of more than four characters needs a long.
+  token.size = chars.size() > 4 ? 8 : 4;
   return Parser::make_INTEGER(token, loc);
 }
 

@@ -21,6 +21,7 @@ struct ParseContext {
   TypeUniverse& types;
   std::unordered_set<std::string>& typedef_names;  // the lexer's C "typedef name" feedback
   ParseTree& tree;
+  bool from_file = true;  // a script file, not a -n/-P/-m/-f text
 
   // Builds a node from operands, refusing trees deeper than kMaxExpressionDepth.
   ExprPtr node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands = {});

@@ -494,9 +494,9 @@ void Sema::check_index(ExprPtr& e) {
   }
   check_value(e->operands[0]);
   const Type* t = e->operand(0)->type;
+  if (e->operands.size() != 2) fail(e->loc, ErrTag::D_ARR_BADREF, "only an associative array takes several keys");
   if (!t->is_array() && !t->is_pointer() && !t->is_string())
     fail(e->loc, ErrTag::D_DEREF_NONPTR, describe(t) + " cannot be indexed");
-  if (e->operands.size() != 2) fail(e->loc, ErrTag::D_ARR_BADREF, "an array takes a single index");
   check_scalar(e->operands[1], "an array index");
   if (!e->operand(1)->type->is_integer()) fail(e->operand(1)->loc, ErrTag::D_OP_INT, "an array index must be an integer");
   if (t->is_string()) {  // a string is an array of char
@@ -567,10 +567,18 @@ void Sema::check_unary(ExprPtr& e) {
     case UnaryOp::Deref: {
       if (auto pending = translation_of(*e->operand(0), true)) return translated_record(e, std::move(*pending));
       check_value(e->operands[0]);
+      decay(e->operands[0]);  // *array is its first element, as in C
       const Type* t = e->operand(0)->type;
+      if (t->is_string()) {  // *s is s[0]: a string is an array of char
+        e->kind = ExprKind::Index;
+        e->operands.push_back(make_int(0, types_.integer(4, true), e->loc));
+        e->type = types_.integer(1, true);
+        break;
+      }
       if (!t->is_pointer()) fail(e->loc, ErrTag::D_DEREF_NONPTR, "operator * needs a pointer, not " + describe(t));
-      if (t->target->is_void() || t->target->kind == TypeKind::Function)
-        fail(e->loc, ErrTag::D_DEREF_VOID, "cannot dereference a pointer to " + describe(t->target));
+      if (t->target->kind == TypeKind::Function)
+        fail(e->loc, ErrTag::D_DEREF_FUNC, "cannot dereference a pointer to " + describe(t->target));
+      if (t->target->is_void()) fail(e->loc, ErrTag::D_DEREF_VOID, "cannot dereference a pointer to " + describe(t->target));
       e->type = t->target;
       break;
     }
@@ -863,9 +871,17 @@ void Sema::check_ternary(ExprPtr& e) {
 
 void Sema::check_cast(ExprPtr& e) {
   const Type* target = resolve_type_name(*e->type_name);
+  if (target->is_string()) {
+    // (string)x is stringof(x), as in DTrace.
+    ExprPtr call = make_expr(ExprKind::Call, e->loc);
+    call->text = "stringof";
+    call->operands.push_back(std::move(e->operands[0]));
+    e = std::move(call);
+    check_call(e);
+    return;
+  }
   check_value(e->operands[0]);
   const Type* from = e->operand(0)->type;
-  if (target->is_string()) fail(e->loc, ErrTag::D_CAST_INVAL, "cannot cast to string: use stringof()");
   if (target->is_scalar()) {
     decay(e->operands[0]);
     from = e->operand(0)->type;

@@ -146,13 +146,16 @@ TEST_CASE("a predicate ends at the slash before the body, not at a division") {
   CHECK(d.find("predicate (/ pid:pid_t 2:int):pid_t") != std::string::npos);
 }
 
-TEST_CASE("a clause without a body and the last statement without a semicolon") {
-  CheckResult r = compile_text("BEGIN\nEND { x = 1; y = 2 }");
+TEST_CASE("a clause without a body on the command line, and the last statement without a semicolon") {
+  CheckResult r = check_sources({{"-n", "BEGIN\nEND { x = 1; y = 2 }", true}});
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(r.program->clauses.size() == 2);
   CHECK(r.program->clauses[0].statements.empty());
   CHECK(r.program->clauses[1].statements.size() == 2);
+  // In a script file a description needs a predicate or actions, and a predicate needs actions.
+  CHECK(error_of("BEGIN\nEND { x = 1; }").ends_with("line 1: expected predicate and/or actions following probe description"));
+  CHECK(check_sources({{"-n", "BEGIN /1/", true}}).error.find("expected actions following predicate") != std::string::npos);
 }
 
 TEST_CASE("declarations: scalars, associative arrays, strings, structs, typedefs") {

@@ -1,4 +1,0 @@
-BEGIN
-{
-  x = (string)pid;
-}

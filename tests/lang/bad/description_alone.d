@@ -1,0 +1,2 @@
+/* A description in a script file needs a predicate or actions. */
+BEGIN

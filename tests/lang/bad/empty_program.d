@@ -1,0 +1,2 @@
+/* Declarations alone are no program. */
+int x;

@@ -1,0 +1,5 @@
+/* Comments do not nest. */
+/* an outer /* and an inner */
+BEGIN
+{
+}

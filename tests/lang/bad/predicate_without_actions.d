@@ -1,0 +1,3 @@
+/* A predicate needs actions. */
+BEGIN
+/1/
