@@ -146,11 +146,19 @@ const Type* Sema::resolve_spec(const DeclSpec& spec) {
       return types_.integer(size, !spec.unsigned_count);
     }
     case DeclSpec::Base::Char:
-      if (spec.short_count || spec.long_count) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
+      if (spec.short_count || spec.long_count)
+        fail(spec.loc, ErrTag::D_DECL_CHARATTR, "invalid type declaration: short and long may not be used with char");
       return types_.integer(1, !spec.unsigned_count);
     default:
       break;
   }
+  if (spec.base == DeclSpec::Base::Void && has_modifiers)
+    fail(spec.loc, ErrTag::D_DECL_VOIDATTR, "invalid type declaration: attributes may not be used with void");
+  const bool floating = spec.base == DeclSpec::Base::Float || spec.base == DeclSpec::Base::Double;
+  if (spec.signed_count || spec.unsigned_count)
+    fail(spec.loc, ErrTag::D_DECL_SIGNINT, "invalid type declaration: signed and unsigned may only be used with integer types");
+  if (spec.long_count && !floating)
+    fail(spec.loc, ErrTag::D_DECL_LONGINT, "invalid type declaration: long may only be used with integer or floating-point types");
   if (has_modifiers) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
   switch (spec.base) {
     case DeclSpec::Base::Void: return types_.void_type();
@@ -340,7 +348,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
   for (InitDeclarator& init : decl.declarators) {
     const Declarator& d = init.declarator;
     std::vector<const Type*> keys;
-    bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Static ||
+    bool variable = decl.spec.storage == Storage::None ||
                     decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This ||
                     decl.spec.storage == Storage::Inline;  // an inline's keys are its parameters
     const Type* type = resolve_declarator(base, d, variable ? &keys : nullptr);
@@ -352,6 +360,8 @@ void Sema::declaration(DeclarationSyntax& decl) {
       continue;
     }
     switch (decl.spec.storage) {
+      case Storage::Static:  // a static prototype is an extern one, as in DTrace, and stopped above
+        fail(decl.spec.loc, ErrTag::D_DECL_BADCLASS, "the storage class static is not appropriate in D");
       case Storage::Typedef:
         if (type->is_integer()) type = types_.named_integer(d.name, type->size, type->is_signed);
         if (auto it = typedefs_.find(d.name); it != typedefs_.end() && it->second != type &&
@@ -399,8 +409,7 @@ void Sema::declaration(DeclarationSyntax& decl) {
       }
       case Storage::Self:
       case Storage::This:
-      case Storage::None:
-      case Storage::Static: {
+      case Storage::None: {
         VarScope scope = decl.spec.storage == Storage::Self   ? VarScope::ThreadLocal
                          : decl.spec.storage == Storage::This ? VarScope::ClauseLocal
                                                               : VarScope::Global;

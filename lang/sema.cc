@@ -95,10 +95,33 @@ std::string Sema::expand_macros_in_description(const ProbeDescText& desc) {
     ExprPtr macro = make_expr(ExprKind::MacroVar, desc.loc);
     macro->text = name;
     macro->string_macro = text[start + 1] == '$';
-    check_macro(macro);
+    try {
+      check_macro(macro);
+    } catch (const CompileError& error) {
+      fail(desc.loc, ErrTag::D_PDESC_INVAL, error.what());  // DTrace's tag for a description it cannot expand
+    }
     out += macro->kind == ExprKind::StringLiteral ? macro->text : std::to_string(int64_t(macro->value));
   }
   return out;
+}
+
+// DTrace's limits on a description: at most four fields (provider:module:function:name), each
+// shorter than its field's size in the kernel's probe description.
+static void check_description_fields(const std::string& text, SourceRange loc) {
+  static constexpr std::pair<const char*, size_t> kFields[] = {
+      {"provider", 64}, {"module", 64}, {"function", 192}, {"name", 64}};
+  const size_t fields = size_t(std::count(text.begin(), text.end(), ':')) + 1;
+  if (fields > 4)
+    fail(loc, ErrTag::D_PDESC_INVAL, "invalid probe description " + printable(text) + ": more than four fields");
+  // The given fields are the last ones: "BEGIN" is a name, "read:entry" a function and a name.
+  size_t field = 4 - fields, start = 0;
+  for (; field < 4; ++field) {
+    size_t end = std::min(text.find(':', start), text.size());
+    if (end - start >= kFields[field].second)
+      fail(loc, ErrTag::D_PDESC_INVAL, std::string("invalid probe description: its ") + kFields[field].first +
+                                           " is longer than " + std::to_string(kFields[field].second - 1) + " characters");
+    start = end + 1;
+  }
 }
 
 void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
@@ -106,10 +129,13 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
   for (const ProbeDescText& desc : syntax.descriptions) {
     ResolvedDescription resolved;
     resolved.text = expand_macros_in_description(desc);
+    check_description_fields(resolved.text, desc.loc);
     std::string why;
     std::vector<const Probe*> matched = catalog_.match(resolved.text, &why);
     if (matched.empty() && allow_zero_matches) continue;
     if (matched.empty() && !why.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, why);
+    if (matched.empty() && std::ranges::all_of(resolved.text, [](char c) { return std::isdigit((unsigned char)c); }))
+      fail(desc.loc, ErrTag::D_PDESC_INVAL, "probe description " + resolved.text + " is a probe id: name the probe instead");
     if (matched.empty())
       fail(desc.loc, ErrTag::D_PDESC_ZERO, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.

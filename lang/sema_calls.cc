@@ -49,7 +49,8 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
 void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_target) {
   Expr& format = *call.operands[format_index];
   printf_spec::ParseResult parsed = printf_spec::parse_format(format.text);
-  if (!parsed.ok()) fail(format.loc, ErrTag::D_PRINTF_ARG_FMT, parsed.error);
+  // DTrace reports a malformed format as a syntax error.
+  if (!parsed.ok()) fail(format.loc, ErrTag::D_SYNTAX, parsed.error);
   std::optional<printf_spec::ArgError> error;
   if (printa_target) {
     std::vector<printf_spec::ArgType> keys;

@@ -1,0 +1,5 @@
+/* An aggregation is only assigned an aggregating function. */
+BEGIN
+{
+	@totals = 1;
+}

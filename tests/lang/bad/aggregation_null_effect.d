@@ -1,0 +1,6 @@
+/* An aggregation named alone does nothing. */
+BEGIN
+{
+	@totals = count();
+	@totals;
+}

@@ -1,0 +1,4 @@
+/* A probe description has at most four fields. */
+syscall:vmlinux:read:entry:extra
+{
+}

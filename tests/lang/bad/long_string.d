@@ -1,0 +1,6 @@
+/* long modifies integer types only. */
+long string name;
+
+BEGIN
+{
+}

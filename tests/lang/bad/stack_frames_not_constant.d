@@ -1,0 +1,5 @@
+/* The frame count of stack() is a constant. */
+BEGIN
+{
+	stack(arg0);
+}

@@ -1,0 +1,7 @@
+/* D has no static storage class. */
+static int counter;
+
+BEGIN
+{
+	counter = 1;
+}

@@ -1,0 +1,5 @@
+/* trace() needs a value. */
+BEGIN
+{
+	trace((void)0);
+}

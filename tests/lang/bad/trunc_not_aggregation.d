@@ -1,0 +1,5 @@
+/* trunc() takes an aggregation first. */
+BEGIN
+{
+	trunc(1);
+}
