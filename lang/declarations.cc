@@ -184,12 +184,21 @@ const Type* Sema::record_type(const RecordSpec& spec) {
     std::string error;
     const Type* kernel = types_.kernel_record(spec.kind, spec.tag, &error);
     if (!error.empty()) fail(spec.loc, ErrTag::D_TYPE_ERR, std::string("cannot resolve ") + keyword + " " + spec.tag + ": " + error);
-    if (!kernel) fail(spec.loc, ErrTag::D_TYPE_ERR, std::string(keyword) + " " + spec.tag + " is not defined");
-    return kernel;
+    if (kernel) return kernel;
+    // As in C, naming an unknown tag declares it: pointers to it are fine, its members and size
+    // wait for a definition.
+    Type* forward = types_.new_record(spec.kind, spec.tag);
+    table[spec.tag] = forward;
+    return forward;
   }
-  if (!spec.tag.empty() && table.count(spec.tag))
-    fail(spec.loc, ErrTag::D_DECL_TYPERED, std::string(keyword) + " " + spec.tag + " is already defined");
-  Type* record = types_.new_record(spec.kind, spec.tag);
+  Type* record = nullptr;
+  if (!spec.tag.empty()) {
+    auto it = table.find(spec.tag);
+    if (it != table.end() && it->second->complete)
+      fail(spec.loc, ErrTag::D_DECL_TYPERED, std::string(keyword) + " " + spec.tag + " is already defined");
+    if (it != table.end()) record = it->second;  // completes a forward declaration
+  }
+  if (!record) record = types_.new_record(spec.kind, spec.tag);
   if (!spec.tag.empty()) table[spec.tag] = record;
   std::vector<Member> members;
   uint64_t bit = 0, size = 0, align = 1;  // bit: where the next member may start

@@ -531,7 +531,8 @@ void Sema::check_member(ExprPtr& e) {
   const char* op = e->arrow ? "->" : ".";
   if (e->arrow) {
     if (!t->is_pointer() || !t->target->is_record())
-      fail(e->loc, ErrTag::D_OP_PTR, std::string("operator -> needs a pointer to a struct or union, not ") + describe(t));
+      fail(e->loc, t->is_pointer() ? ErrTag::D_OP_SOU : ErrTag::D_OP_PTR,
+           std::string("operator -> needs a pointer to a struct or union, not ") + describe(t));
     t = t->target;
   } else if (!t->is_record()) {
     fail(e->loc, ErrTag::D_OP_SOU, std::string("operator . needs a struct or union, not ") + describe(t));
