@@ -537,7 +537,9 @@ void Sema::check_member(ExprPtr& e) {
   } else if (!t->is_record()) {
     fail(e->loc, ErrTag::D_OP_SOU, std::string("operator . needs a struct or union, not ") + describe(t));
   }
-  if (!t->complete) fail(e->loc, ErrTag::D_OP_INCOMPLETE, describe(t) + " is an incomplete type");
+  if (!t->complete)
+    fail(e->loc, ErrTag::D_OP_INCOMPLETE,
+         describe(t) + " is an incomplete type: the script does not define it and the kernel has no such type");
   auto member = t->find_member(e->text);
   if (!member) fail(e->loc, ErrTag::D_TYPE_MEMBER, describe(t) + " has no member named " + e->text + " (operator " + op + ")");
   e->offset_bits = member->offset_bits;
