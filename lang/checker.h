@@ -29,8 +29,8 @@ class Checker {
   // An expression that must produce a value; `void_tag` is DTrace's error tag when it has none.
   virtual void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) = 0;
   // A value that is an integer or a pointer; `context` names it in messages, `tag` is DTrace's
-  // error tag when it is not.
-  virtual void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_OP_SCALAR) = 0;
+  // error tag when it is not (an argument against its prototype, by default).
+  virtual void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
   // A string, or text (char arrays, char pointers) converted to one.
   virtual void string(ExprPtr& e, std::string_view context) = 0;
   // Converts a char array or pointer value to a D string.

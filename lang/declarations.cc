@@ -250,13 +250,18 @@ const Type* Sema::enum_type(const EnumSpec& spec) {
     if (!enums_.count(spec.tag)) fail(spec.loc, ErrTag::D_TYPE_ERR, "enum " + spec.tag + " is not defined");
     return int_type;
   }
+  if (!spec.tag.empty() && enums_.count(spec.tag))
+    fail(spec.loc, ErrTag::D_DECL_TYPERED, "enum " + spec.tag + " is already defined");
   int64_t next = 0;
   for (const Enumerator& e : spec.enumerators) {
     if (e.value) {
       ExprPtr value = clone(*e.value);
       next = constant_integer(value, "an enumerator value", ErrTag::D_DECL_ENCONST);
     }
-    if (enum_constants_.count(e.name) || inlines_.count(e.name))
+    if (next > INT32_MAX || next < INT32_MIN)
+      fail(e.loc, ErrTag::D_DECL_ENOFLOW, "enumerator " + e.name + " overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
+    if (enum_constants_.count(e.name) || inlines_.count(e.name) || is_reserved_variable_name(e.name) ||
+        find_variable(VarScope::Global, e.name))
       fail(e.loc, ErrTag::D_DECL_IDRED, "identifier " + e.name + " is already defined");
     enum_constants_[e.name] = {next, int_type};
     ++next;
@@ -300,7 +305,9 @@ const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
     if (!it->size) fail(it->loc, ErrTag::D_DECL_ARRNULL, "array dimension is missing");
     ExprPtr size = clone(*it->size);
     int64_t count = constant_integer(size, "an array dimension", ErrTag::D_DECL_ARRSUB);
-    if (count <= 0 || count > (1 << 20)) fail(it->loc, ErrTag::D_DECL_ARRBIG, "array dimension must be between 1 and 1048576");
+    if (count <= 0) fail(it->loc, ErrTag::D_DECL_ARRSUB, "array dimension must be a positive integer constant");
+    if (count > (1 << 20)) fail(it->loc, ErrTag::D_DECL_ARRBIG, "array dimension must be at most 1048576");
+    if (type->is_void()) fail(it->loc, ErrTag::D_DECL_VOIDOBJ, "an array cannot hold void");
     type = types_.array_of(type, uint64_t(count));
   }
   return d.inner ? resolve_declarator(type, *d.inner, key_types) : type;
@@ -379,7 +386,8 @@ void Sema::declaration(DeclarationSyntax& decl) {
         typedefs_[d.name] = type;
         break;
       case Storage::Inline: {
-        if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name))
+        if (inlines_.count(d.name) || enum_constants_.count(d.name) || is_reserved_variable_name(d.name) ||
+            find_variable(VarScope::Global, d.name))
           fail(d.loc, ErrTag::D_DECL_IDRED, "identifier " + d.name + " is already defined");
         ExprPtr value = std::move(init.init);
         if (!keys.empty()) {

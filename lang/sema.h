@@ -54,7 +54,7 @@ class Sema : public Checker {
     return resolve_type_text(std::string(text), where);
   }
   void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) override { check_value(e, void_tag); }
-  void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_OP_SCALAR) override {
+  void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) override {
     check_scalar(e, std::string(context).c_str(), tag);
   }
   void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }

@@ -103,7 +103,7 @@ static std::string address_misuse(const Type* type) {
 }
 
 void Sema::check_key(ExprPtr& e) {
-  check_value(e);
+  check_value(e, ErrTag::D_KEY_TYPE);
   if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
   if (!e->type->is_scalar() && !e->type->is_string() && !e->type->is_address())
     fail(e->loc, ErrTag::D_KEY_TYPE, describe(e->type) + " cannot be used as a key");
@@ -216,6 +216,8 @@ void Sema::check(ExprPtr& e) {
       } else {
         check_value(e->operands[0]);
         t = e->operand(0)->type;
+        if (e->operand(0)->kind == ExprKind::Member && e->operand(0)->bitfield_bits)
+          fail(e->loc, ErrTag::D_SIZEOF_BITFIELD, "sizeof cannot be applied to bit-field " + e->operand(0)->text);
       }
       if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function)
         fail(e->loc, ErrTag::D_SIZEOF_TYPE, "sizeof cannot be applied to " + describe(t));
@@ -587,11 +589,17 @@ void Sema::check_unary(ExprPtr& e) {
     }
     case UnaryOp::AddressOf: {
       check_value(e->operands[0]);
-      ExprKind k = e->operand(0)->kind;
-      bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && e->operand(0)->unary_op == UnaryOp::Deref) ||
+      const Expr& object = *e->operand(0);
+      ExprKind k = object.kind;
+      if (k == ExprKind::Member && object.bitfield_bits)
+        fail(e->loc, ErrTag::D_ADDROF_BITFIELD, "operator & cannot be applied to bit-field " + object.text);
+      bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && object.unary_op == UnaryOp::Deref) ||
                        (k == ExprKind::Index);
-      if (!is_memory || is_d_object(*e->operand(0)))
-        fail(e->loc, ErrTag::D_ADDROF_VAR, "operator & needs an object in kernel memory, not a D variable");
+      const bool is_variable = k == ExprKind::Variable || k == ExprKind::Builtin || is_d_object(object);
+      if (!is_memory || is_d_object(object))
+        fail(e->loc, is_variable ? ErrTag::D_ADDROF_VAR : ErrTag::D_ADDROF_LVAL,
+             is_variable ? "operator & needs an object in kernel memory, not a D variable"
+                         : "operator & needs an object in memory, not a value");
       e->type = types_.pointer_to(e->operand(0)->type);
       break;
     }

@@ -1,0 +1,7 @@
+/* An enum is defined once. */
+enum color { RED };
+enum color { GREEN };
+
+BEGIN
+{
+}
