@@ -93,6 +93,12 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     std::string setting;
     for (size_t i = 2; i < w.size(); ++i) setting += w[i];
     if (setting.empty()) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option needs an option name");
+    // One setting: name or name=value (spaces around the = allowed); a second one is malformed.
+    const bool spaced_assignment = w.size() > 3 && std::count(setting.begin(), setting.end(), '=') == 1 &&
+                                   (w.size() == 4 ? w[2].ends_with('=') || w[3].starts_with('=') : w.size() == 5 && w[3] == "=");
+    if (w.size() > 3 && !spaced_assignment)
+      fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option takes one option, not " + std::to_string(w.size() - 2));
+    if (setting.front() == '"') fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option takes an option name, not a string");
     size_t eq = setting.find('=');
     std::string name = setting.substr(0, eq);
     std::optional<std::string> value;

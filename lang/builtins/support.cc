@@ -53,9 +53,9 @@ int64_t kernel_member_offset(codegen::Lowering& l, const char* record, const std
   return offset;
 }
 
-void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what) {
+void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag) {
   if (call.operand(i)->kind != ExprKind::StringLiteral)
-    fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_FMT, call.text + "() needs a string literal as its " + std::string(what));
+    fail(call.operand(i)->loc, tag, call.text + "() needs a string literal as its " + std::string(what));
   c.value(call.operands[i]);
 }
 

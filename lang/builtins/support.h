@@ -68,7 +68,7 @@ class NamedVariable : public BuiltinVariable {
 void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG);
 void check_string_arg(Checker& c, Expr& call, size_t i);
 // A string literal argument (printf()'s format, setopt()'s option).
-void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what);
+void check_literal_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag = ErrTag::D_PRINTF_ARG_FMT);
 // An integer constant between min and max; its value.
 int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view what, int64_t min, int64_t max,
                            ErrTag tag = ErrTag::D_PROTO_ARG);

@@ -13,10 +13,10 @@ class Setopt : public Action {
   Setopt() : Action("setopt", {1, 2}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    check_literal_arg(c, *call, 0, "option name");
+    check_literal_arg(c, *call, 0, "option name", ErrTag::D_PROTO_ARG);
     std::optional<std::string> value;
     if (call->operands.size() == 2) {
-      check_literal_arg(c, *call, 1, "option value");
+      check_literal_arg(c, *call, 1, "option value", ErrTag::D_PROTO_ARG);
       value = call->operand(1)->text;
     }
     abi::OptionValue parsed;

@@ -1,0 +1,6 @@
+/* One option per #pragma D option. */
+#pragma D option quiet flowindent
+
+BEGIN
+{
+}

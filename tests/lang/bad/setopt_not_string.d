@@ -1,0 +1,5 @@
+/* setopt() takes the option name as a string. */
+BEGIN
+{
+	setopt(1);
+}
