@@ -37,7 +37,7 @@ expect 1 "dsched: failed to open /dev/zero: not a regular file" -e -s /dev/zero
 timeout 10 "$dsched" -e -s <(echo 'BEGIN { exit(0); }') 2>"$err" || fail "-s <(...): $(cat "$err")"
 
 # Parameter checks are located compile errors that -e sees, never an abort.
-expect 1 "dsched: invalid probe specifier BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }: llquantize() steps must divide factor^(low magnitude + 1) when they are more than the factor
+expect 1 "dsched: invalid probe specifier BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }: llquantize() steps per magnitude must be a multiple of the factor and divide a power of it
   --> <command line>:1:13
  1 | BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }
    |             ^" -e -n 'BEGIN { @ = llquantize(1, 10, 2, 6, 80); exit(0); }'
