@@ -295,6 +295,8 @@ void Sema::check_ident(ExprPtr& e) {
   if (use_extern(e, name)) return;
   // x = x + 1 with x new: the assignment has created x, untyped, before its value is checked.
   if (name == assigned_new_variable_) not_yet_assigned(e->loc, name);
+  if (find_function(name) || find_aggregating_function(name))
+    fail(e->loc, ErrTag::D_IDENT_BADREF, name + " is a function: call it as " + name + "()");
   fail(e->loc, ErrTag::D_IDENT_UNDEF, "failed to resolve " + name + ": Unknown variable name");
 }
 

@@ -1,0 +1,5 @@
+/* A function is called, not read. */
+BEGIN
+{
+	x = trace;
+}
