@@ -872,10 +872,10 @@ void Sema::check_ternary(ExprPtr& e) {
     e->type = types_.string_type();
   } else if (a->is_integer() && b->is_integer()) {
     e->type = arithmetic_result(types_, a, b);
-  } else if (a->is_pointer() && (b->is_pointer() || b->is_integer())) {
-    e->type = a;
-  } else if (b->is_pointer() && a->is_integer()) {
-    e->type = b;
+  } else if ((a->is_pointer() || b->is_pointer()) && a->is_scalar() && b->is_scalar() &&
+             comparable_pointers(*e->operand(1), *e->operand(2))) {
+    // A pointer and NULL, or pointers to one type (or to void): the typed pointer.
+    e->type = !a->is_pointer() || (a->target->is_void() && b->is_pointer()) ? b : a;
   } else {
     fail(e->loc, ErrTag::D_OP_INCOMPAT, "the branches of ?: have incompatible types " + describe(a) + " and " + describe(b));
   }
