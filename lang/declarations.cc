@@ -94,11 +94,14 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     for (size_t i = 2; i < w.size(); ++i) setting += w[i];
     if (setting.empty()) fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option needs an option name");
     // One setting: name or name=value (spaces around the = allowed); a second one is malformed.
-    const bool spaced_assignment = w.size() > 3 && std::count(setting.begin(), setting.end(), '=') == 1 &&
-                                   (w.size() == 4 ? w[2].ends_with('=') || w[3].starts_with('=') : w.size() == 5 && w[3] == "=");
+    const bool spaced_assignment =
+        w.size() > 3 && std::count(setting.begin(), setting.end(), '=') == 1 &&
+        (w.size() == 4 ? w[2].ends_with('=') || w[3].starts_with('=') : w.size() == 5 && w[3] == "=");
     if (w.size() > 3 && !spaced_assignment)
-      fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option takes one option, not " + std::to_string(w.size() - 2));
-    if (setting.front() == '"') fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option takes an option name, not a string");
+      fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM,
+           "#pragma D option takes one option, not " + std::to_string(w.size() - 2));
+    if (setting.front() == '"')
+      fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "#pragma D option takes an option name, not a string");
     size_t eq = setting.find('=');
     std::string name = setting.substr(0, eq);
     std::optional<std::string> value;
@@ -162,9 +165,11 @@ const Type* Sema::resolve_spec(const DeclSpec& spec) {
     fail(spec.loc, ErrTag::D_DECL_VOIDATTR, "invalid type declaration: attributes may not be used with void");
   const bool floating = spec.base == DeclSpec::Base::Float || spec.base == DeclSpec::Base::Double;
   if (spec.signed_count || spec.unsigned_count)
-    fail(spec.loc, ErrTag::D_DECL_SIGNINT, "invalid type declaration: signed and unsigned may only be used with integer types");
+    fail(spec.loc, ErrTag::D_DECL_SIGNINT,
+         "invalid type declaration: signed and unsigned may only be used with integer types");
   if (spec.long_count && !floating)
-    fail(spec.loc, ErrTag::D_DECL_LONGINT, "invalid type declaration: long may only be used with integer or floating-point types");
+    fail(spec.loc, ErrTag::D_DECL_LONGINT,
+         "invalid type declaration: long may only be used with integer or floating-point types");
   if (has_modifiers) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
   switch (spec.base) {
     case DeclSpec::Base::Void: return types_.void_type();
@@ -265,7 +270,8 @@ const Type* Sema::enum_type(const EnumSpec& spec) {
       next = constant_integer(value, "an enumerator value", ErrTag::D_DECL_ENCONST);
     }
     if (next > INT32_MAX || next < INT32_MIN)
-      fail(e.loc, ErrTag::D_DECL_ENOFLOW, "enumerator " + e.name + " overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
+      fail(e.loc, ErrTag::D_DECL_ENOFLOW,
+           "enumerator " + e.name + " overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
     if (enum_constants_.count(e.name) || inlines_.count(e.name) || is_reserved_variable_name(e.name) ||
         find_variable(VarScope::Global, e.name))
       fail(e.loc, ErrTag::D_DECL_IDRED, "identifier " + e.name + " is already defined");
@@ -370,8 +376,8 @@ void Sema::declaration(DeclarationSyntax& decl) {
   for (InitDeclarator& init : decl.declarators) {
     const Declarator& d = init.declarator;
     std::vector<const Type*> keys;
-    bool variable = decl.spec.storage == Storage::None ||
-                    decl.spec.storage == Storage::Self || decl.spec.storage == Storage::This ||
+    bool variable = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Self ||
+                    decl.spec.storage == Storage::This ||
                     decl.spec.storage == Storage::Inline;  // an inline's keys are its parameters
     const Type* type = resolve_declarator(base, d, variable ? &keys : nullptr);
     if (type->kind == TypeKind::Function && decl.spec.storage != Storage::Typedef) {

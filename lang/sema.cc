@@ -118,8 +118,9 @@ static void check_description_fields(const std::string& text, SourceRange loc) {
   for (; field < 4; ++field) {
     size_t end = std::min(text.find(':', start), text.size());
     if (end - start >= kFields[field].second)
-      fail(loc, ErrTag::D_PDESC_INVAL, std::string("invalid probe description: its ") + kFields[field].first +
-                                           " is longer than " + std::to_string(kFields[field].second - 1) + " characters");
+      fail(loc, ErrTag::D_PDESC_INVAL,
+           std::string("invalid probe description: its ") + kFields[field].first + " is longer than " +
+               std::to_string(kFields[field].second - 1) + " characters");
     start = end + 1;
   }
 }
@@ -135,7 +136,8 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
     if (matched.empty() && allow_zero_matches) continue;
     if (matched.empty() && !why.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, why);
     if (matched.empty() && std::ranges::all_of(resolved.text, [](char c) { return std::isdigit((unsigned char)c); }))
-      fail(desc.loc, ErrTag::D_PDESC_INVAL, "probe description " + resolved.text + " is a probe id: name the probe instead");
+      fail(desc.loc, ErrTag::D_PDESC_INVAL,
+           "probe description " + resolved.text + " is a probe id: name the probe instead");
     if (matched.empty())
       fail(desc.loc, ErrTag::D_PDESC_ZERO, "probe description " + printable(resolved.text) + " does not match any probes");
     // A wildcard passes over probes this kernel cannot offer; naming only those is an error.
@@ -174,8 +176,10 @@ void Sema::clause(ClauseSyntax& syntax) {
     statement(*stmt);
     clause.statements.push_back(std::move(stmt));
   }
-  if (actions_first) check_condition(predicate, "a predicate", ErrTag::D_PRED_SCALAR);
-  else predicate = std::move(syntax.predicate);
+  if (actions_first)
+    check_condition(predicate, "a predicate", ErrTag::D_PRED_SCALAR);
+  else
+    predicate = std::move(syntax.predicate);
   clause.predicate = std::move(predicate);
   clause_ = nullptr;
   if (!lower_conditionals()) check_speculation_order(clause);

@@ -35,6 +35,9 @@ struct InlineDefinition {
   std::vector<TypeNamePtr> parameters;
 };
 
+// DTrace's tag for operands arithmetic operator `op` (or its compound assignment) cannot take.
+ErrTag operand_class_tag(BinaryOp op);
+
 // The largest struct or array a D variable holds.
 constexpr uint64_t kMaxStoredObject = 8192;
 
@@ -122,19 +125,21 @@ class Sema : public Checker {
   void check_index(ExprPtr& e);
   bool expand_inline_call(ExprPtr& e);
   void check_member(ExprPtr& e);
-  void check_unary(ExprPtr& e);
-  void check_incdec(ExprPtr& e);
-  void check_binary(ExprPtr& e);
   void check_assign(ExprPtr& e);
   std::string new_variable_name(const Expr& target);
-  void check_ternary(ExprPtr& e);
-  void check_cast(ExprPtr& e);
   void check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_loc);
   void d_object_lvalue(ExprPtr& target);
   void check_assoc_keys(ExprPtr& e, Variable* existing);
   const Type* storable(const Type* type, SourceRange loc);
   void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
   void probe_arg(ExprPtr& e, int64_t index);
+
+  // ---- sema_operators.cc ----
+  void check_unary(ExprPtr& e);
+  void check_incdec(ExprPtr& e);
+  void check_binary(ExprPtr& e);
+  void check_ternary(ExprPtr& e);
+  void check_cast(ExprPtr& e);
 
   // ---- translators.cc ----
   struct PendingTranslation {

@@ -19,7 +19,8 @@ std::string arity_text(Arity arity) {
 void check_arity(const std::string& name, Arity arity, size_t given, SourceRange where) {
   int n = int(given);
   if (n < arity.min || n > arity.max)
-    fail(where, n < arity.min ? arity.too_few_tag : arity.too_many_tag, name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
+    fail(where, n < arity.min ? arity.too_few_tag : arity.too_many_tag,
+         name + "() takes " + arity_text(arity) + ", not " + std::to_string(n));
 }
 
 }  // namespace
@@ -27,7 +28,8 @@ void check_arity(const std::string& name, Arity arity, size_t given, SourceRange
 const Aggregation& Sema::aggregation(Expr& e, ErrTag not_aggregation) {
   if (e.kind != ExprKind::AggRef) fail(e.loc, not_aggregation, "an aggregation (@name) is expected here");
   auto it = aggregation_index_.find(e.text);
-  if (it == aggregation_index_.end()) fail(e.loc, ErrTag::D_IDENT_UNDEF, "aggregation @" + e.text + " is used before it is defined");
+  if (it == aggregation_index_.end())
+    fail(e.loc, ErrTag::D_IDENT_UNDEF, "aggregation @" + e.text + " is used before it is defined");
   e.id = it->second;
   e.type = types_.void_type();
   return program_.aggregations[size_t(e.id)];
@@ -136,8 +138,8 @@ void Sema::check_aggregation(Stmt& stmt) {
     stmt.args.pop_back();
     check_value(stmt.increment);
     if (!stmt.increment->type->is_integer())
-      fail(stmt.increment->loc, ErrTag::D_PROTO_ARG, "the increment of " + fname + "() must be an integer, not " +
-                                    type_name(stmt.increment->type));
+      fail(stmt.increment->loc, ErrTag::D_PROTO_ARG,
+           "the increment of " + fname + "() must be an integer, not " + type_name(stmt.increment->type));
   }
   size_t n = stmt.args.size();
   const Type* arg_type = nullptr;
@@ -154,7 +156,8 @@ void Sema::check_aggregation(Stmt& stmt) {
     check_value(stmt.args[i]);
     if (!stmt.args[i]->type->is_integer())
       fail(stmt.args[i]->loc, tags.not_integer, what + " must be an integer, not " + type_name(stmt.args[i]->type));
-    if (stmt.args[i]->kind != ExprKind::IntLiteral) fail(stmt.args[i]->loc, tags.not_constant, what + " must be an integer constant");
+    if (stmt.args[i]->kind != ExprKind::IntLiteral)
+      fail(stmt.args[i]->loc, tags.not_constant, what + " must be an integer constant");
     params.push_back(int64_t(stmt.args[i]->value));
   }
   function->check_params(params, stmt.func_loc);

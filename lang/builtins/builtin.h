@@ -29,7 +29,7 @@ struct Aggregation;
 struct Arity {
   int min = 0;
   int max = 0;  // kUnbounded: any number
-  ErrTag too_few_tag = ErrTag::D_PROTO_LEN;  // DTrace's tags for a call with too few arguments
+  ErrTag too_few_tag = ErrTag::D_PROTO_LEN;   // DTrace's tags for a call with too few arguments
   ErrTag too_many_tag = ErrTag::D_PROTO_LEN;  // and with too many
   static constexpr int kUnbounded = 1 << 20;
 };

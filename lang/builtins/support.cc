@@ -24,8 +24,8 @@ codegen::Value FormattedAction::lower(codegen::Lowering& l, const Expr& call) co
 void check_integer_arg(Checker& c, Expr& call, size_t i, std::string_view what, ErrTag tag) {
   c.value(call.operands[i]);
   if (!call.operand(i)->type->is_integer())
-    fail(call.operand(i)->loc, tag, call.text + "(): " + std::string(what) + " must be an integer, not " +
-                                   type_name(call.operand(i)->type));
+    fail(call.operand(i)->loc, tag,
+         call.text + "(): " + std::string(what) + " must be an integer, not " + type_name(call.operand(i)->type));
 }
 
 void check_string_arg(Checker& c, Expr& call, size_t i) { c.string(call.operands[i], call.text + "() argument"); }
@@ -64,7 +64,8 @@ int64_t check_constant_arg(Checker& c, Expr& call, size_t i, std::string_view wh
   std::string described = call.text + "() " + std::string(what);
   int64_t v = c.constant(call.operands[i], described, tag);
   if (v < min || v > max)
-    fail(call.operand(i)->loc, tag, described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
+    fail(call.operand(i)->loc, tag,
+         described + " must be between " + std::to_string(min) + " and " + std::to_string(max));
   return v;
 }
 

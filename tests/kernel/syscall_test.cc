@@ -162,11 +162,12 @@ TEST_CASE("-l -P syscall lists an entry and a return for each call") {
 }
 
 TEST_CASE("fds[] names a descriptor's file, path, file system, mount, offset and flags; a closed one reads <none>") {
-  TracedWindow window({"-qn",
-                       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%s|%d|%d|%d\\n\", arg0,"
-                       " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs, fds[arg0].fi_mount,"
-                       " fds[arg0].fi_offset, fds[arg0].fi_oflags & O_ACCMODE, (fds[arg0].fi_oflags & O_APPEND) == O_APPEND); }"
-                       " syscall::write:entry /execname == \"dsched-fds\" && arg0 == 40/ { printf(\"dirs %s|%s\\n\", cwd, root); }"});
+  TracedWindow window(
+      {"-qn",
+       "syscall::write:entry /execname == \"dsched-fds\"/ { printf(\"file %d|%s|%s|%s|%s|%s|%d|%d|%d\\n\", arg0,"
+       " fds[arg0].fi_name, fds[arg0].fi_pathname, fds[arg0].fi_dirname, fds[arg0].fi_fs, fds[arg0].fi_mount,"
+       " fds[arg0].fi_offset, fds[arg0].fi_oflags & O_ACCMODE, (fds[arg0].fi_oflags & O_APPEND) == O_APPEND); }"
+       " syscall::write:entry /execname == \"dsched-fds\" && arg0 == 40/ { printf(\"dirs %s|%s\\n\", cwd, root); }"});
   REQUIRE(window.is_open());
   // A directory two mounts deep (tmpfs on /dev/shm, devtmpfs on /dev): the path crosses both.
   const char* dir = "/dev/shm/dsched-fds-dir";

@@ -154,8 +154,10 @@ TEST_CASE("a clause without a body on the command line, and the last statement w
   CHECK(r.program->clauses[0].statements.empty());
   CHECK(r.program->clauses[1].statements.size() == 2);
   // In a script file a description needs a predicate or actions, and a predicate needs actions.
-  CHECK(error_of("BEGIN\nEND { x = 1; }").ends_with("line 1: expected predicate and/or actions following probe description"));
-  CHECK(check_sources({{"-n", "BEGIN /1/", true}}).error.find("expected actions following predicate") != std::string::npos);
+  CHECK(error_of("BEGIN\nEND { x = 1; }")
+            .ends_with("line 1: expected predicate and/or actions following probe description"));
+  CHECK(check_sources({{"-n", "BEGIN /1/", true}}).error.find("expected actions following predicate") !=
+        std::string::npos);
 }
 
 TEST_CASE("declarations: scalars, associative arrays, strings, structs, typedefs") {

@@ -54,7 +54,9 @@ constexpr AggregationAction::Tags kNormalizeTags{ErrTag::D_NORMALIZE_PROTO, ErrT
 
 class Clear : public AggregationAction {
  public:
-  Clear() : AggregationAction("clear", {1, 1}, nullptr, {ErrTag::D_CLEAR_PROTO, ErrTag::D_CLEAR_AGGARG, ErrTag::D_PROTO_ARG}) {}
+  Clear()
+      : AggregationAction("clear", {1, 1}, nullptr,
+                          {ErrTag::D_CLEAR_PROTO, ErrTag::D_CLEAR_AGGARG, ErrTag::D_PROTO_ARG}) {}
   void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
     for (uint32_t id : action.aggregations) run.clear(id);
   }

@@ -23,7 +23,10 @@ class Stack : public NamedFunction {
     ErrTag proto, frames, strsize;
   };
   Stack(std::string_view name, int max_args, bool user, const char* frames_option, Tags tags)
-      : NamedFunction(name, Arity{0, max_args, tags.proto, tags.proto}), user_(user), frames_option_(frames_option), tags_(tags) {}
+      : NamedFunction(name, Arity{0, max_args, tags.proto, tags.proto}),
+        user_(user),
+        frames_option_(frames_option),
+        tags_(tags) {}
 
   void check(Checker& c, ExprPtr& call) const override {
     int64_t frames = call->operands.empty()

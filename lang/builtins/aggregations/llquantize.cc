@@ -61,7 +61,8 @@ class Llquantize : public Histogram {
     };
     for (size_t i = 0; i < 4; ++i)
       if (uint64_t(params[i]) > UINT16_MAX)
-        fail(where, kRanges[i].first, std::string("llquantize() ") + kRanges[i].second + " must be between 0 and 65535");
+        fail(where, kRanges[i].first,
+             std::string("llquantize() ") + kRanges[i].second + " must be between 0 and 65535");
     const uint64_t factor = uint64_t(params[0]), low = uint64_t(params[1]), high = uint64_t(params[2]),
                    steps = uint64_t(params[3]);
     if (factor < 2) fail(where, ErrTag::D_LLQUANT_FACTORSMALL, "llquantize() factor must be two or more");

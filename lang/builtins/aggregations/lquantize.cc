@@ -34,8 +34,10 @@ class Lquantize : public Histogram {
   void check_params(std::vector<int64_t>& params, SourceRange where) const override {
     if (params.size() == 2) params.push_back(1);
     int64_t base = params[0], limit = params[1], step = params[2];
-    if (base < INT32_MIN || base > INT32_MAX) fail(where, ErrTag::D_LQUANT_BASEVAL, "lquantize() base must fit in 32 bits");
-    if (limit < INT32_MIN || limit > INT32_MAX) fail(where, ErrTag::D_LQUANT_LIMVAL, "lquantize() limit must fit in 32 bits");
+    if (base < INT32_MIN || base > INT32_MAX)
+      fail(where, ErrTag::D_LQUANT_BASEVAL, "lquantize() base must fit in 32 bits");
+    if (limit < INT32_MIN || limit > INT32_MAX)
+      fail(where, ErrTag::D_LQUANT_LIMVAL, "lquantize() limit must fit in 32 bits");
     if (limit < base) fail(where, ErrTag::D_LQUANT_MISMATCH, "lquantize() limit must not be below base");
     if (step <= 0) fail(where, ErrTag::D_LQUANT_STEPTYPE, "lquantize() step must be a positive integer constant");
     if (step > UINT16_MAX) fail(where, ErrTag::D_LQUANT_STEPVAL, "lquantize() step must be at most 65535");
