@@ -1,5 +1,6 @@
 #include "abi/hex_dump.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -28,7 +29,7 @@ std::string hex_dump(std::string_view bytes) {
   return out;
 }
 
-std::string traced_bytes(std::string_view bytes, bool quiet) {
+std::string traced_bytes(std::string_view bytes, bool quiet, int width) {
   // Printable means isprint or isspace, and also backspace and bell, which a terminal shows.
   auto printable = [](unsigned char c) { return std::isprint(c) || std::isspace(c) || c == '\b' || c == '\a'; };
   size_t text = 0;
@@ -38,7 +39,7 @@ std::string traced_bytes(std::string_view bytes, bool quiet) {
   if (bytes.empty() || !string_like) return hex_dump(bytes);
   std::string s(bytes.substr(0, text));
   if (quiet) return s;
-  return s.size() >= 33 ? "  " + s : "  " + s + std::string(33 - s.size(), ' ');
+  return "  " + s + std::string(std::max(0, width - int(s.size())), ' ');
 }
 
 }  // namespace dsched::abi

@@ -10,9 +10,9 @@ namespace dsched::abi {
 
 std::string hex_dump(std::string_view bytes);
 
-// How trace() prints the bytes of a struct or array: as a string when they read as one
-// (printable characters, then only NULs or nothing), "  %-33s" unless quiet; otherwise the hex
-// dump.
-std::string traced_bytes(std::string_view bytes, bool quiet);
+// How DTrace prints bytes that may hold a string (trace() of a struct or array, a string key of
+// an aggregation): as a string when they read as one (printable characters, then only NULs or
+// nothing), "  %-<width>s" unless quiet; otherwise (an empty string too) the hex dump.
+std::string traced_bytes(std::string_view bytes, bool quiet, int width = 33);
 
 }  // namespace dsched::abi

@@ -28,6 +28,7 @@ std::string length_text(Length l) {
     case Length::z: return "z";
     case Length::j: return "j";
     case Length::t: return "t";
+    case Length::w: return "w";
   }
   return "";
 }
@@ -42,6 +43,7 @@ std::optional<Length> parse_length(std::string_view s) {
   if (s == "z") return Length::z;
   if (s == "j") return Length::j;
   if (s == "t") return Length::t;
+  if (s == "w") return Length::w;
   return std::nullopt;
 }
 
@@ -51,14 +53,17 @@ bool length_allowed(Length l, char spec) {
   const bool integer = std::string_view("diouxX").find(spec) != std::string_view::npos;
   const bool floating = std::string_view("eEfgG").find(spec) != std::string_view::npos;
   if (l == Length::L) return floating;
-  return integer;
+  if (spec == 'c') return l == Length::l || l == Length::w;  // %lc and %wc: a wide character
+  return integer && l != Length::w;
 }
 
 bool is_known_specifier(char c) {
-  return std::string_view("aAcdiouxXeEfgGpsSTYk%").find(c) != std::string_view::npos;
+  return std::string_view("aAcCdiouxXeEfgGpsSTYk%").find(c) != std::string_view::npos;
 }
 
-bool is_length_char(char c) { return c == 'h' || c == 'l' || c == 'L' || c == 'z' || c == 'j' || c == 't'; }
+bool is_length_char(char c) {
+  return c == 'h' || c == 'l' || c == 'L' || c == 'z' || c == 'j' || c == 't' || c == 'w';
+}
 
 // Parses one conversion starting just after its '%'. Returns the index after the specifier.
 std::string parse_conversion(std::string_view text, size_t& i, Conversion& conv) {
@@ -140,7 +145,7 @@ std::string type_mismatch(std::string_view function, std::string_view arg_word, 
 
 std::string_view prototype_of(const Conversion& conv) {
   switch (conv.specifier) {
-    case 'c': return kCharProto;
+    case 'c': case 'C': return kCharProto;
     case 'e': case 'E': case 'f': case 'g': case 'G':
       return conv.length == Length::L ? "long double" : kFloatProto;
     case 'a': case 'A': case 'p': return kAddressProto;
@@ -154,7 +159,7 @@ std::string_view prototype_of(const Conversion& conv) {
 bool arg_fits(const Conversion& conv, const ArgType& arg) {
   using K = ArgType::Kind;
   switch (conv.specifier) {
-    case 'c': return arg.kind == K::Integer && arg.size <= 4;
+    case 'c': case 'C': return arg.kind == K::Integer && arg.size <= 4;
     case 'e': case 'E': case 'f': case 'g': case 'G': return arg.kind == K::Float;
     case 'a': case 'A': case 'p': return arg.kind == K::Integer || arg.kind == K::Pointer;
     case 's': case 'S': return arg.kind == K::String;

@@ -17,7 +17,8 @@
 
 namespace dsched::printf_spec {
 
-enum class Length : uint8_t { None, hh, h, l, ll, L, z, j, t };
+// w is DTrace's wide-character modifier (%wc).
+enum class Length : uint8_t { None, hh, h, l, ll, L, z, j, t, w };
 
 struct Conversion {
   bool left = false;      // '-'

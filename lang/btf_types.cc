@@ -175,6 +175,23 @@ uint32_t BtfTypes::find(const std::string& name, unsigned btf_kind) const {
   }
 }
 
+std::optional<int64_t> BtfTypes::enumerator(const std::string& enum_name, const std::string& member) const {
+  if (uint32_t id = find(enum_name, BTF_KIND_ENUM)) {
+    const btf_type* t = type_at(id);
+    auto* values = reinterpret_cast<const btf_enum*>(t + 1);
+    for (unsigned i = 0; i < vlen_of(t); ++i)
+      if (member == name_at(values[i].name_off)) return kflag_of(t) ? int64_t(values[i].val) : int64_t(uint32_t(values[i].val));
+  }
+  if (uint32_t id = find(enum_name, BTF_KIND_ENUM64)) {
+    const btf_type* t = type_at(id);
+    auto* values = reinterpret_cast<const btf_enum64*>(t + 1);
+    for (unsigned i = 0; i < vlen_of(t); ++i)
+      if (member == name_at(values[i].name_off))
+        return int64_t((uint64_t(values[i].val_hi32) << 32) | values[i].val_lo32);
+  }
+  return std::nullopt;
+}
+
 std::vector<std::pair<std::string_view, uint32_t>> BtfTypes::find_prefixed(std::string_view prefix,
                                                                            unsigned btf_kind) const {
   std::vector<std::pair<std::string_view, uint32_t>> found;

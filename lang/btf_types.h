@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -36,6 +37,8 @@ class BtfTypes {
   // The parameter types of the function prototype that `id` names, through typedefs and
   // pointers (a raw tracepoint's btf_trace_<name>); empty if it names none.
   std::vector<uint32_t> prototype_params(uint32_t id) const;
+  // The value of enumerator `member` of the kernel's enum `enum_name`, if it has one.
+  std::optional<int64_t> enumerator(const std::string& enum_name, const std::string& member) const;
   // The D type for BTF type `id` (0 is void).
   const Type* convert(uint32_t id) const;
   // Fills a kernel struct's members (called through Type::members()).

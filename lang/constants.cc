@@ -1,5 +1,7 @@
 // Constant folding: operators over integer literals become literals, so that lquantize()
 // parameters, array sizes and enumerators can be written as expressions, and codegen sees values.
+// As D computes in 64-bit registers, an operator's result is not narrowed to its type (0x7fffffff
+// + 1 is 2^31, typed int); only a cast narrows.
 #include "diagnostics.h"
 #include "sema.h"
 
@@ -28,7 +30,7 @@ void Sema::fold(ExprPtr& e) {
     case ExprKind::Unary: {
       const Expr* x = e->operand(0);
       if (!is_literal(x)) return;
-      uint64_t v = normalize(x->value, type->is_integer() ? type : x->type);
+      uint64_t v = x->value;
       switch (e->unary_op) {
         case UnaryOp::Neg: result = uint64_t(0) - v; break;
         case UnaryOp::Plus: result = v; break;
@@ -60,8 +62,7 @@ void Sema::fold(ExprPtr& e) {
                            : (op == BinaryOp::LogAnd || op == BinaryOp::LogOr || op == BinaryOp::LogXor)
                                ? type
                                : arithmetic_result(types_, a->type, b->type);
-      uint64_t x = normalize(a->value, common);
-      uint64_t y = normalize(b->value, (op == BinaryOp::Shl || op == BinaryOp::Shr) ? b->type : common);
+      uint64_t x = a->value, y = b->value;
       bool is_signed = common->is_signed;
       auto sx = int64_t(x), sy = int64_t(y);
       switch (op) {
@@ -106,7 +107,8 @@ void Sema::fold(ExprPtr& e) {
     default:
       return;
   }
-  e = make_int(normalize(result, type), type, e->loc);
+  if (e->kind == ExprKind::Cast) result = normalize(result, type);
+  e = make_int(result, type, e->loc);
 }
 
 }  // namespace dsched::lang

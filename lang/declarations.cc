@@ -26,8 +26,9 @@ const Type* canonical_integer(TypeUniverse& types, const std::string& name) {
 
 uint64_t alignment_of(const Type* type) {
   switch (type->kind) {
-    case TypeKind::Integer: case TypeKind::Pointer: case TypeKind::Float:
+    case TypeKind::Integer: case TypeKind::Pointer:
       return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 8));
+    case TypeKind::Float: return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 16));  // long double: 16
     case TypeKind::Array: return alignment_of(type->target);
     case TypeKind::Struct: case TypeKind::Union: {
       uint64_t align = 1;
@@ -170,11 +171,13 @@ const Type* Sema::resolve_spec(const DeclSpec& spec) {
   if (spec.long_count && !floating)
     fail(spec.loc, ErrTag::D_DECL_LONGINT,
          "invalid type declaration: long may only be used with integer or floating-point types");
-  if (has_modifiers) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
+  const bool long_double = spec.base == DeclSpec::Base::Double && spec.long_count == 1 && !spec.short_count;
+  if (has_modifiers && !long_double) fail(spec.loc, ErrTag::D_DECL_COMBO, "invalid combination of type specifiers");
   switch (spec.base) {
     case DeclSpec::Base::Void: return types_.void_type();
-    case DeclSpec::Base::Float:
-    case DeclSpec::Base::Double: fail(spec.loc, ErrTag::D_DECL_COMBO, "floating-point types are not supported");
+    // D declares floating-point objects (a copied-in struct may hold them) but computes with none.
+    case DeclSpec::Base::Float: return types_.float_type("float", 4);
+    case DeclSpec::Base::Double: return long_double ? types_.float_type("long double", 16) : types_.float_type("double", 8);
     case DeclSpec::Base::String: return types_.string_type();
     case DeclSpec::Base::Named: {
       auto it = typedefs_.find(spec.name);
@@ -258,8 +261,10 @@ const Type* Sema::record_type(const RecordSpec& spec) {
 const Type* Sema::enum_type(const EnumSpec& spec) {
   const Type* int_type = types_.integer(4, true);
   if (!spec.has_body) {
-    if (!enums_.count(spec.tag)) fail(spec.loc, ErrTag::D_TYPE_ERR, "enum " + spec.tag + " is not defined");
-    return int_type;
+    if (enums_.count(spec.tag)) return int_type;
+    std::string error;
+    if (const Type* kernel = types_.kernel_enum(spec.tag, &error)) return kernel;
+    fail(spec.loc, ErrTag::D_TYPE_ERR, "enum " + spec.tag + " is not defined");
   }
   if (!spec.tag.empty() && enums_.count(spec.tag))
     fail(spec.loc, ErrTag::D_DECL_TYPERED, "enum " + spec.tag + " is already defined");
@@ -448,7 +453,11 @@ void Sema::declaration(DeclarationSyntax& decl) {
           fail(d.loc, ErrTag::D_DECL_IDRED, "variable " + d.name + " is already declared");
         if (scope == VarScope::ClauseLocal && !keys.empty())
           fail(d.loc, ErrTag::D_DECL_LOCASSC, "associative arrays may not be declared as local variables: " + d.name);
-        add_variable(scope, d.name, storable(type, d.loc), std::move(keys), d.loc, true);
+        // A declared char array stays an array of its size (one a value makes is a string); a
+        // floating-point variable is bytes D can hold and copy but not compute with.
+        add_variable(scope, d.name,
+                     type->is_array() || type->kind == TypeKind::Float ? storable_object(type, d.loc) : storable(type, d.loc),
+                     std::move(keys), d.loc, true);
         break;
       }
     }

@@ -90,7 +90,8 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
       sources.set_preprocessed(i, strip_line_markers(sources.text(i)));  // as DTrace reads #line itself
     if (options.preprocess && !sources.is_library(i)) {
       std::string output, error;
-      std::vector<std::string> cpp_args = options.cpp_args;
+      std::vector<std::string> cpp_args = predefined_macros(kDVersion);
+      cpp_args.insert(cpp_args.end(), options.cpp_args.begin(), options.cpp_args.end());
       for (std::string& flag : conformance_flags(options.cli_options.text("stdc"))) cpp_args.push_back(flag);
       if (!run_preprocessor(without_interpreter_line(sources.text(i)), cpp_args, &output, cpp_messages, &error))
         throw CompileError({}, ErrTag::None, error, false);

@@ -16,6 +16,10 @@ namespace dsched::lang {
 
 struct Program;
 
+// The version of D this compiler implements, as DTrace numbers versions (major << 24 | minor << 12
+// | micro): 1.13. dsched -V names it; cpp sees it as __SUNW_D_VERSION.
+constexpr unsigned kDVersion = (1u << 24) | (13u << 12);
+
 struct ScriptSource {
   std::string display_name;        // "qtime.d" for -s FILE, the description text for -n
   std::string text;

@@ -163,6 +163,8 @@ Parser::symbol_type Lexer::top_token() {
       cursor_ = eol ? eol : limit_;
       std::string line(start, cursor_);
       SourceRange loc = range(start, cursor_);
+      // A null directive (a line with only #) is ignored, as C's preprocessor ignores it.
+      if (line.find_first_not_of(" \t\f\v\r", 1) == std::string::npos) continue;
       if (line.starts_with("#pragma")) return Parser::make_PRAGMA(line.substr(7), loc);
       // As in DTrace, #error and #ident mean what #pragma error and #pragma ident do.
       std::string directive = line.substr(1, line.find_first_of(" \t", 1) - 1);
@@ -329,49 +331,9 @@ Parser::symbol_type Lexer::code_token() {
 }
 
 Parser::symbol_type Lexer::number(const char* start, SourceRange loc) {
-  const char* p = start;
-  int base = 10;
-  if (p[0] == '0' && (p + 1 < cursor_) && (p[1] == 'x' || p[1] == 'X')) {
-    base = 16;
-    p += 2;
-  } else if (p[0] == '0') {
-    base = 8;
-  }
-  unsigned __int128 value = 0;
-  bool overflow = false;
-  for (; p < cursor_ && std::isxdigit((unsigned char)*p); ++p) {
-    int digit = std::isdigit((unsigned char)*p) ? *p - '0' : (std::tolower(*p) - 'a' + 10);
-    value = value * base + digit;
-    if (value > UINT64_MAX) overflow = true;
-  }
-  std::string suffix(p, cursor_);
-  int u = 0, l = 0;
-  for (char c : suffix) (c == 'u' || c == 'U') ? ++u : ++l;
-  if (u > 1 || l > 2) fail(loc, ErrTag::D_SYNTAX, "invalid integer suffix " + suffix);
-  if (overflow) fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + std::string(start, cursor_) + " is too large");
-  uint64_t v = uint64_t(value);
-  IntToken token;
-  token.value = v;
-  bool fits_int = v <= INT32_MAX, fits_uint = v <= UINT32_MAX, fits_long = v <= INT64_MAX;
-  // As in C, a decimal constant without u is signed: past LLONG_MAX it has no type.
-  if (base == 10 && !u && !fits_long)
-    fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + std::string(start, cursor_) + " is too large for long long");
-  if (u) {
-    token.is_signed = false;
-    token.size = (l == 0 && fits_uint) ? 4 : 8;
-  } else if (l) {
-    token.is_signed = fits_long;
-    token.size = 8;
-  } else if (fits_int) {
-    token.size = 4;
-  } else if (base != 10 && fits_uint) {
-    token.size = 4;
-    token.is_signed = false;
-  } else {
-    token.size = 8;
-    token.is_signed = fits_long;
-  }
-  return Parser::make_INTEGER(token, loc);
+  std::optional<IntToken> token = integer_constant(std::string_view(start, cursor_ - start), loc);
+  if (!token) fail(loc, ErrTag::D_INT_DIGIT, "invalid integer constant " + printable(std::string(start, cursor_)));
+  return Parser::make_INTEGER(*token, loc);
 }
 
 int Lexer::escape(const char** cursor, SourceRange at) {
@@ -461,5 +423,60 @@ void parse_source(const std::string& text, uint32_t file, ParseContext& ctx) {
   Parser parser(lexer, ctx);
   parser.parse();
 }
+
+std::optional<IntToken> integer_constant(std::string_view text, SourceRange loc) {
+  size_t i = 0;
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    i = 2;
+  } else if (!text.empty() && text[0] == '0') {
+    base = 8;
+  } else if (text.empty() || !std::isdigit((unsigned char)text[0])) {
+    return std::nullopt;
+  }
+  auto digit_value = [base](char c) {
+    int digit = std::isdigit((unsigned char)c) ? c - '0' : std::isxdigit((unsigned char)c) ? std::tolower(c) - 'a' + 10 : 99;
+    return digit < base ? digit : -1;
+  };
+  unsigned __int128 value = 0;
+  bool overflow = false;
+  for (; i < text.size() && digit_value(text[i]) >= 0; ++i) {
+    value = value * base + digit_value(text[i]);
+    if (value > UINT64_MAX) overflow = true;
+  }
+  std::string suffix(text.substr(i));
+  if (suffix.find_first_not_of("uUlL") != std::string::npos) return std::nullopt;
+  int u = 0, l = 0;
+  for (char c : suffix) (c == 'u' || c == 'U') ? ++u : ++l;
+  const std::string spelled(text);
+  if (u > 1 || l > 2) fail(loc, ErrTag::D_SYNTAX, "invalid integer suffix " + suffix);
+  if (overflow) fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + spelled + " is too large");
+  uint64_t v = uint64_t(value);
+  IntToken token;
+  token.value = v;
+  bool fits_int = v <= INT32_MAX, fits_uint = v <= UINT32_MAX, fits_long = v <= INT64_MAX;
+  // As in C, a decimal constant without u is signed: past LLONG_MAX it has no type.
+  if (base == 10 && !u && !fits_long)
+    fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + spelled + " is too large for long long");
+  if (u) {
+    token.is_signed = false;
+    token.size = (l == 0 && fits_uint) ? 4 : 8;
+  } else if (l) {
+    token.is_signed = fits_long;
+    token.size = 8;
+  } else if (fits_int) {
+    token.size = 4;
+  } else if (base != 10 && fits_uint) {
+    token.size = 4;
+    token.is_signed = false;
+  } else {
+    token.size = 8;
+    token.is_signed = fits_long;
+  }
+  return token;
+}
+
+bool is_plain_identifier(const std::string& word) { return is_identifier(word) && !keyword(word.c_str()); }
 
 }  // namespace dsched::lang

@@ -1,6 +1,8 @@
 // State shared by the lexer and the parser while reading the sources of one compile.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <unordered_set>
 #include <string>
 
@@ -26,6 +28,13 @@ struct ParseContext {
   // Builds a node from operands, refusing trees deeper than kMaxExpressionDepth.
   ExprPtr node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands = {});
 };
+
+// The value and C type of an integer constant's text ("42", "0x1f", "10UL"); nullopt when the
+// text is not one. Throws CompileError at `loc` for a bad suffix or a value with no type.
+std::optional<IntToken> integer_constant(std::string_view text, SourceRange loc);
+
+// Whether `word` is an identifier that is not a keyword.
+bool is_plain_identifier(const std::string& word);
 
 // Parses one source into ctx.tree; throws CompileError.
 void parse_source(const std::string& text, uint32_t file, ParseContext& ctx);

@@ -4,11 +4,13 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -100,6 +102,15 @@ std::vector<std::string> conformance_flags(const std::string& stdc) {
   if (stdc == "c") return {"-std=c89", "-pedantic"};     // strictly conforming ISO C
   if (stdc == "s") return {"-traditional-cpp"};          // K&R C
   return {};
+}
+
+std::vector<std::string> predefined_macros(unsigned d_version) {
+  struct utsname system;
+  std::string system_name = uname(&system) == 0 ? system.sysname : "Linux";
+  char version[48];
+  std::snprintf(version, sizeof version, "-D__SUNW_D_VERSION=0x%08x", d_version);
+  return {"-D__linux", "-D__unix", "-D__SVR4", "-D__SUNW_D=1", "-U__GNUC__", "-D__SUNW_D_64",
+          "-D__" + system_name, version};
 }
 
 bool run_preprocessor(const std::string& text, const std::vector<std::string>& cpp_args,

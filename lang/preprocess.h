@@ -33,4 +33,9 @@ bool has_line_markers(const std::string& text);
 // traditional preprocessor leaves it undefined as DTrace does.
 std::vector<std::string> conformance_flags(const std::string& stdc);
 
+// The macros DTrace defines for cpp, before the user's -D and -U: __SUNW_D, __SUNW_D_64, __SVR4,
+// __unix, __linux and __<system name> as uname gives it, __SUNW_D_VERSION (`d_version`, as
+// 0xMMmmmuuu), and __GNUC__ undefined so that system headers read as plain C.
+std::vector<std::string> predefined_macros(unsigned d_version);
+
 }  // namespace dsched::lang

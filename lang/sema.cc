@@ -96,7 +96,7 @@ std::string Sema::expand_macros_in_description(const ProbeDescText& desc) {
     macro->text = name;
     macro->string_macro = text[start + 1] == '$';
     try {
-      check_macro(macro);
+      check_macro(macro, /*as_text=*/true);  // in a description, $N and $$N both give the text
     } catch (const CompileError& error) {
       fail(desc.loc, ErrTag::D_PDESC_INVAL, error.what());  // DTrace's tag for a description it cannot expand
     }
@@ -188,7 +188,8 @@ void Sema::clause(ClauseSyntax& syntax) {
 // DTrace's rules for speculative clauses: speculate() comes before any data is recorded, once,
 // and is followed by no aggregation, exit() or destructive action; commit() comes once, after no
 // data-recording action, and no data-recording action (exit() is one) or aggregation follows it.
-// discard() and destructive actions record nothing.
+// Data recorded after speculate() is speculative, so commit() may follow it. discard() and
+// destructive actions record nothing.
 void Sema::check_speculation_order(const Clause& clause) {
   using Role = Function::Speculation;
   bool recorded = false, speculating = false, committed = false;
@@ -212,11 +213,9 @@ void Sema::check_speculation_order(const Clause& clause) {
       case Role::Commit:
         if (committed) fail(e.loc, ErrTag::D_COMM_COMM, "commit( ) may not follow commit( )");
         if (recorded) fail(e.loc, ErrTag::D_COMM_DREC, "commit( ) may not follow data-recording actions");
-        if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "commit( ) may not follow speculate( )");
         committed = true;
         break;
       case Role::Discard:
-        if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "discard( ) may not follow speculate( )");
         break;
       case Role::Destructive:
         if (speculating) fail(e.loc, ErrTag::D_ACT_SPEC, "destructive actions may not follow speculate( )");

@@ -121,7 +121,8 @@ class Sema : public Checker {
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
   void check_key(ExprPtr& e);             // associative array or aggregation key
   void check_ident(ExprPtr& e);
-  void check_macro(ExprPtr& e);
+  // $N, $$N and the macro variables; `as_text` gives the text of $N as $$N does.
+  void check_macro(ExprPtr& e, bool as_text = false);
   void check_index(ExprPtr& e);
   bool expand_inline_call(ExprPtr& e);
   void check_member(ExprPtr& e);
@@ -131,6 +132,8 @@ class Sema : public Checker {
   void d_object_lvalue(ExprPtr& target);
   void check_assoc_keys(ExprPtr& e, Variable* existing);
   const Type* storable(const Type* type, SourceRange loc);
+  // A struct, union or array kept whole in a D variable: complete, and small enough.
+  const Type* storable_object(const Type* type, SourceRange loc);
   void convert_for_store(ExprPtr& value, const Type* target, SourceRange loc);
   void probe_arg(ExprPtr& e, int64_t index);
 
@@ -138,6 +141,7 @@ class Sema : public Checker {
   void check_unary(ExprPtr& e);
   void check_incdec(ExprPtr& e);
   void check_binary(ExprPtr& e);
+  void kernel_enumerator(ExprPtr& e, const Type* compared_with);
   void check_ternary(ExprPtr& e);
   void check_cast(ExprPtr& e);
 

@@ -42,7 +42,6 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
     case TypeKind::Pointer: return ArgType::pointer(type_name(t));
     case TypeKind::Stack: return ArgType::stack();
     case TypeKind::Symbol: return ArgType::integer(unsigned(t->size), false, type_name(t));
-    case TypeKind::Float: return ArgType::floating(unsigned(t->size), type_name(t));
     case TypeKind::Integer: return ArgType::integer(unsigned(t->size), t->is_signed, type_name(t));
     default: return ArgType::integer(unsigned(t->size), false, type_name(t));
   }
@@ -66,6 +65,9 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
       decay(call.operands[i]);
       if (call.operand(i)->type->is_record() || call.operand(i)->type->is_array())
         fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE, call.text + "() cannot format " + type_name(call.operand(i)->type));
+      if (call.operand(i)->type->kind == TypeKind::Float)
+        fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE,
+             call.text + "() cannot format " + type_name(call.operand(i)->type) + ": D records no floating-point values (print() shows them)");
       args.push_back(format_arg_type(call.operand(i)->type));
     }
     error = printf_spec::check_printf_args(parsed.format, args, call.text);

@@ -8,6 +8,7 @@
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
 #include "lang/kernel_symbols.h"
+#include "lang/parse_context.h"
 #include "lang/sema.h"
 
 namespace dsched::lang {
@@ -117,16 +118,20 @@ const Type* Sema::storable(const Type* type, SourceRange loc) {
       if (type->is_char_sequence()) return types_.string_type();
       [[fallthrough]];
     case TypeKind::Struct: case TypeKind::Union:
-      if (!type->size || (type->is_record() && !type->complete))
-        fail(loc, ErrTag::D_DECL_INCOMPLETE, describe(type) + " is an incomplete type and cannot be stored in a D variable");
-      if (type->size > kMaxStoredObject)
-        fail(loc, ErrTag::D_UNKNOWN, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
-                      std::to_string(kMaxStoredObject) + " bytes)");
-      return type;
+      return storable_object(type, loc);
     case TypeKind::Stack: case TypeKind::Symbol: fail(loc, ErrTag::D_OP_ACT, address_misuse(type));
     case TypeKind::Void: fail(loc, ErrTag::D_DECL_VOIDOBJ, "expression has no value");
     default: fail(loc, ErrTag::D_OP_INCOMPAT, describe(type) + " cannot be stored in a D variable");
   }
+}
+
+const Type* Sema::storable_object(const Type* type, SourceRange loc) {
+  if (!type->size || (type->is_record() && !type->complete))
+    fail(loc, ErrTag::D_DECL_INCOMPLETE, describe(type) + " is an incomplete type and cannot be stored in a D variable");
+  if (type->size > kMaxStoredObject)
+    fail(loc, ErrTag::D_UNKNOWN, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
+                  std::to_string(kMaxStoredObject) + " bytes)");
+  return type;
 }
 
 // Whether two struct, union or array types have the same layout, so that one can be copied into
@@ -335,7 +340,7 @@ void Sema::kernel_symbol_reference(ExprPtr& e) {
   e = kernel_object(symbol->address, types_.function_type(), loc);
 }
 
-void Sema::check_macro(ExprPtr& e) {
+void Sema::check_macro(ExprPtr& e, bool as_text) {
   const std::string& name = e->text;
   std::optional<std::string> text;  // the macro's value as text
   bool numeric_name = !name.empty() && std::isdigit((unsigned char)name[0]);
@@ -374,20 +379,38 @@ void Sema::check_macro(ExprPtr& e) {
     text = std::to_string(value);
   }
   SourceRange loc = e->loc;
-  if (e->string_macro) {
+  if (e->string_macro || as_text) {
     e = make_expr(ExprKind::StringLiteral, loc);
     e->text = *text;
     e->type = types_.string_type();
     return;
   }
-  errno = 0;
-  char* end = nullptr;
-  long long value = std::strtoll(text->c_str(), &end, 0);
-  if (text->empty() || *end != '\0' || errno == ERANGE)
-    fail(loc, ErrTag::D_MACRO_UNDEF, "macro argument $" + name + " is not an integer (\"" + printable(*text) +
-                  "\"): use $$" + name + " for a string");
-  bool fits_int = value >= INT32_MIN && value <= INT32_MAX;
-  e = make_int(uint64_t(value), types_.integer(fits_int ? 4 : 8, true), loc);
+  // As DTrace's lexer substitutes $N: an integer (signed, or with a suffix), an identifier, or
+  // else a string, its surrounding quotes removed.
+  std::string_view digits = *text;
+  const bool negative = digits.starts_with('-');
+  if (negative || digits.starts_with('+')) digits.remove_prefix(1);
+  if (std::optional<IntToken> number = integer_constant(digits, loc)) {
+    if (!negative) {
+      e = make_int(number->value, types_.integer(number->size, number->is_signed), loc);
+      return;
+    }
+    const int64_t value = -int64_t(number->value);
+    e = make_int(uint64_t(value), types_.integer(value >= INT32_MIN ? 4 : 8, true), loc);
+    return;
+  }
+  if (is_plain_identifier(*text)) {
+    e = make_expr(ExprKind::Ident, loc);
+    e->text = *text;
+    check(e);
+    return;
+  }
+  std::string_view unquoted = *text;
+  if (unquoted.size() >= 2 && unquoted.front() == '"' && unquoted.back() == '"')
+    unquoted = unquoted.substr(1, unquoted.size() - 2);
+  e = make_expr(ExprKind::StringLiteral, loc);
+  e->text = std::string(unquoted);
+  e->type = types_.string_type();
 }
 
 void Sema::check_assoc_keys(ExprPtr& e, Variable* existing) {

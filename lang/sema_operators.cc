@@ -1,5 +1,6 @@
 // Sema for operators: unary and binary operators, ?: and casts, with the operand rules and
 // error tags DTrace has for each.
+#include "lang/btf_types.h"
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
 #include "lang/sema.h"
@@ -88,6 +89,20 @@ static bool comparable_pointers(const Expr& x, const Expr& y) {
   return is_null_constant(x) || is_null_constant(y);
 }
 
+// DTrace's rule for kernel enums: compared with a value of a kernel enum type, an identifier D
+// does not define names one of that enum's enumerators (state == TASK_DEAD-style tests).
+void Sema::kernel_enumerator(ExprPtr& e, const Type* compared_with) {
+  const std::string prefix = "enum ";
+  if (e->kind != ExprKind::Ident || !compared_with->is_integer() || !compared_with->name.starts_with(prefix)) return;
+  if (inlines_.count(e->text) || enum_constants_.count(e->text) || find_builtin_variable(e->text) ||
+      find_variable(VarScope::Global, e->text))
+    return;
+  BtfTypes* btf = types_.btf(nullptr);
+  if (!btf) return;
+  if (std::optional<int64_t> value = btf->enumerator(compared_with->name.substr(prefix.size()), e->text))
+    e = make_int(uint64_t(*value), compared_with, e->loc);
+}
+
 void Sema::check_binary(ExprPtr& e) {
   BinaryOp op = e->binary_op;
   std::string text = binary_op_text(op);
@@ -109,6 +124,7 @@ void Sema::check_binary(ExprPtr& e) {
     return;
   }
   check_value(e->operands[0]);
+  if (is_comparison(op)) kernel_enumerator(e->operands[1], e->operand(0)->type);
   check_value(e->operands[1]);
   const Type* a = e->operand(0)->type;
   const Type* b = e->operand(1)->type;

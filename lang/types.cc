@@ -213,6 +213,14 @@ const Type* TypeUniverse::kernel_record(TypeKind kind, const std::string& tag, s
   return id ? btf->convert(id) : nullptr;
 }
 
+const Type* TypeUniverse::kernel_enum(const std::string& tag, std::string* error) {
+  BtfTypes* btf = this->btf(error);
+  if (!btf) return nullptr;
+  uint32_t id = btf->find(tag, BTF_KIND_ENUM);
+  if (!id) id = btf->find(tag, BTF_KIND_ENUM64);
+  return id ? btf->convert(id) : nullptr;
+}
+
 const Type* promoted(TypeUniverse& types, const Type* a) {
   if (a->size < 4) return types.integer(4, true);
   return a;

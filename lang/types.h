@@ -116,6 +116,8 @@ class TypeUniverse {
   // A kernel struct/union from /sys/kernel/btf/vmlinux, opened on first use; nullptr when not
   // found. On failure to read BTF, `error` (if not null) says why.
   const Type* kernel_record(TypeKind kind, const std::string& tag, std::string* error);
+  // The kernel's enum `tag` (an integer type named "enum tag"), or nullptr.
+  const Type* kernel_enum(const std::string& tag, std::string* error);
   BtfTypes* btf(std::string* error);
   const BtfTypes* loaded_btf() const { return btf_.get(); }  // null if never opened
 

@@ -47,8 +47,6 @@ bool records_user_stacks(const abi::CompiledProgram& program) {
 
 constexpr int kCompileError = 1;
 constexpr int kUsageError = 2;
-// The D language version dsched's front end follows (-V), as DTrace reports its own.
-constexpr const char* kDApiVersion = "1.13";
 
 int usage_error(const CliError& error) {
   std::cerr << "dsched: " << error.message << "\n";
@@ -394,7 +392,7 @@ int run_main(const std::vector<std::string>& args) {
       std::cout << "dsched " << DSCHED_VERSION << "\n";
       return 0;
     case Invocation::Mode::ApiVersion:
-      std::cout << "dsched: Sun D " << kDApiVersion << " (dsched " << DSCHED_VERSION << ")\n";
+      std::cout << "dsched: Sun D " << (lang::kDVersion >> 24) << "." << ((lang::kDVersion >> 12) & 0xfff) << " (dsched " << DSCHED_VERSION << ")\n";
       return 0;
     case Invocation::Mode::Ctprof:
       return ctprof::run_cli(inv.ctprof_args, std::cout, std::cerr);

@@ -39,16 +39,18 @@ void RecordConsumer::consume(std::string_view record) {
     uint64_t& used = speculation_bytes_[header.spec];
     if (used + record.size() > uint64_t(options_.number("specsize"))) {
       ++speculative_drops_;
-      return;
+    } else {
+      used += record.size();
+      speculations_[header.spec].emplace_back(record);
     }
-    used += record.size();
-    speculations_[header.spec].emplace_back(record);
-    return;
+    // A commit() or discard() after speculate() acts where the probe fires, on a buffer that
+    // already holds this record.
+    return run_actions(record, layout, Actions::WhenTraced);
   }
-  deliver(record, layout);
+  deliver(record, layout, Actions::All);
 }
 
-void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& layout) {
+void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& layout, Actions pending) {
   // The processes whose addresses the record holds are read now, while they still run.
   if (symbols_) {
     abi::RecordView view(record);
@@ -58,12 +60,12 @@ void RecordConsumer::deliver(std::string_view record, const abi::RecordLayout& l
                                      field.kind == abi::RecordField::Kind::Symbol))
           symbols_->remember_process(view.field(field).pid);
   }
-  if (!ring_) return print(record, layout);
+  if (!ring_) return print(record, layout, pending);
   abi::RecordHeader header;
   std::memcpy(&header, record.data(), sizeof header);
   ring_->keep(header.cpu, record);
   // exit(), commit() and discard() act now: a committed speculation's records are kept after this one.
-  run_actions(record, layout, Actions::WhenTraced);
+  if (pending == Actions::All) run_actions(record, layout, Actions::WhenTraced);
 }
 
 void RecordConsumer::print_kept() {
@@ -127,7 +129,7 @@ void RecordConsumer::commit(uint32_t speculation) {
   for (const std::string& saved : buffered.mapped()) {
     abi::RecordHeader header;
     std::memcpy(&header, saved.data(), sizeof header);
-    deliver(saved, program_.records[header.epid]);
+    deliver(saved, program_.records[header.epid], Actions::Consumer);
   }
 }
 

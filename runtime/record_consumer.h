@@ -59,8 +59,9 @@ class RecordConsumer : public abi::RunContext {
   // Which of a record's actions run: all, those DTrace carries out where the probe fires (when a
   // kept record arrives), or the rest (when it prints).
   enum class Actions { All, WhenTraced, Consumer };
-  // Prints a record that is not speculative, or keeps it in the ring.
-  void deliver(std::string_view record, const abi::RecordLayout& layout);
+  // Prints a record that is not speculative, or keeps it in the ring. `pending` is All, or Consumer
+  // when the actions DTrace carries out where the probe fires have already run.
+  void deliver(std::string_view record, const abi::RecordLayout& layout, Actions pending);
   void print(std::string_view record, const abi::RecordLayout& layout, Actions actions = Actions::All);
   void run_actions(std::string_view record, const abi::RecordLayout& layout, Actions actions);
   // A kept record as it prints: a fault, or a clause's record.

@@ -69,7 +69,7 @@ llvm::Value* arithmetic(Lowering& l, BinaryOp op, llvm::Value* left, llvm::Value
     case BinaryOp::BitOr: v = b.CreateOr(left, right); break;
     default: return nullptr;
   }
-  return l.ir.normalize(v, type);
+  return v;  // as in D's 64-bit registers: narrowed only where stored, recorded or cast
 }
 
 llvm::Value* compare(Lowering& l, BinaryOp op, const Value& left, const Value& right) {
@@ -169,7 +169,7 @@ Value Exprs::unary(const lang::Expr& e) {
   llvm::Value* v = eval_int(*e.operand(0));
   if (e.unary_op == UnaryOp::Neg) v = ir.b().CreateNeg(v);
   if (e.unary_op == UnaryOp::BitNot) v = ir.b().CreateNot(v);
-  return {ir.normalize(v, e.type), e.type};
+  return {v, e.type};
 }
 
 Value Exprs::incdec(const lang::Expr& e) {

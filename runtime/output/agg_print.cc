@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "abi/hex_dump.h"
 #include "addresses.h"
 #include "cformat.h"
 #include "histogram.h"
@@ -96,28 +97,24 @@ std::string format_keys(const AggregationSpec& spec, std::string_view key, const
   for (size_t i = 0; i < spec.keys.size(); ++i) {
     const KeyComponent& c = spec.keys[i];
     if (c.kind == KeyComponent::Kind::String) {
-      out += cformat("  %-50s", std::string(key_string(spec, key, i)).c_str());
+      // As DTrace prints a key's recorded bytes: an empty or unprintable string as a hex dump.
+      std::string bytes(key_string(spec, key, i));
+      bytes.resize(std::max(bytes.size(), context.string_capacity), '\0');
+      out += context.rawbytes ? abi::hex_dump(bytes) : abi::traced_bytes(bytes, false, 50);
       continue;
     }
     if (c.kind == KeyComponent::Kind::Stack || c.kind == KeyComponent::Kind::Symbol) {
       out += render_trace(abi::key_value(spec, key, i), false, context);
       continue;
     }
+    // DTrace prints an integer key by its size alone: 1 and 2 bytes zero-extended, 4 and 8 bytes
+    // signed (dt_print_datum), so a char -1 prints 255 and a kernel address prints negative.
     const int64_t v = key_integer(spec, key, i);
-    const char* conv = c.is_signed ? "d" : "u";
     switch (c.size) {
-      case 1:
-        out += cformat((std::string(" %3") + conv).c_str(), unsigned(v));
-        break;
-      case 2:
-        out += cformat((std::string(" %5") + conv).c_str(), unsigned(v));
-        break;
-      case 4:
-        out += cformat((std::string(" %8") + conv).c_str(), unsigned(v));
-        break;
-      default:
-        out += cformat((std::string(" %16ll") + conv).c_str(), (long long)v);
-        break;
+      case 1: out += cformat(" %3d", int(uint8_t(v))); break;
+      case 2: out += cformat(" %5d", int(uint16_t(v))); break;
+      case 4: out += cformat(" %8d", int(int32_t(v))); break;
+      default: out += cformat(" %16lld", (long long)v); break;
     }
   }
   return out;

@@ -1,6 +1,7 @@
 #include "printf_render.h"
 
 #include <ctime>
+#include <cwchar>
 #include <stdexcept>
 
 #include "addresses.h"
@@ -101,7 +102,12 @@ std::string render_conversion(const Conversion& conv, int width, int precision, 
       return render_integer(conv, prefix, v);
     case 'c':
       require(conv, v, Value::Kind::Integer, "an integer");
+      if (conv.length == Length::l || conv.length == Length::w)
+        return cformat((prefix + "lc").c_str(), wint_t(v.as_signed()));
       return cformat((prefix + "c").c_str(), int(v.as_signed()));
+    case 'C':  // the character escaped as %S escapes a string
+      require(conv, v, Value::Kind::Integer, "an integer");
+      return cformat((prefix + "s").c_str(), escape_string(std::string(1, char(v.as_signed()))).c_str());
     case 'e': case 'E': case 'f': case 'g': case 'G': {
       require(conv, v, Value::Kind::Float, "a floating-point value");
       const std::string s(1, conv.specifier);

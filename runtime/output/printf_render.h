@@ -26,6 +26,7 @@ struct RenderContext {
   bool folded_stacks = false;
   bool rawbytes = false;  // trace() of a string prints its recorded bytes as a hex dump
   bool zoom_histograms = false;  // aggzoom: a histogram's largest bar fills 95% of its width
+  size_t string_capacity = 257;  // strsize + 1: the bytes of a string key that does not read as text
 };
 
 // Renders a '%@' conversion of printa(); receives the conversion and its resolved width and

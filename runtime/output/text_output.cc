@@ -13,7 +13,7 @@ TextOutput::TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Op
 
 RenderContext TextOutput::context() const {
   return {symbols_, int(options_.number("stackindent")), options_.flag("foldstacks"), options_.flag("rawbytes"),
-          options_.flag("aggzoom")};
+          options_.flag("aggzoom"), options_.string_capacity()};
 }
 
 void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes) {

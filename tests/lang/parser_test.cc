@@ -81,7 +81,11 @@ TEST_CASE("constant expressions fold with C semantics") {
   CHECK(expr_dump("(char)300") == "44:char");
   CHECK(expr_dump("(unsigned char)-1") == "255:unsigned char");
   CHECK(expr_dump("1 ? 2 : 3") == "2:int");
-  CHECK(expr_dump("2147483647 + 1") == "-2147483648:int");
+  // D computes in 64 bits: a result is not narrowed to its type, only a cast narrows.
+  CHECK(expr_dump("2147483647 + 1") == "2147483648:int");
+  CHECK(expr_dump("(2147483647 + 1) < 0") == "0:int");
+  CHECK(expr_dump("(int)(2147483647 + 1)") == "-2147483648:int");
+  CHECK(expr_dump("1024 * 1024 * 1024 * 4") == "4294967296:int");
   CHECK(expr_dump("4294967295") == "4294967295:long long");
   CHECK(expr_dump("0xffffffff") == "4294967295:unsigned int");
   CHECK(expr_dump("10ul") == "10:unsigned long long");
@@ -102,10 +106,12 @@ TEST_CASE("character and string literals") {
   CHECK(expr_dump("\"caf\xc3\xa9\"") == "\"caf\\xc3\\xa9\":string");
 }
 
-TEST_CASE("comments, including non-ASCII text, and an interpreter line") {
+TEST_CASE("comments, including non-ASCII text, null directives and an interpreter line") {
   std::string text =
       "#!/usr/bin/env -S dsched -s\n"
       "/* a comment with \xe2\x80\x99 in it */\n"
+      "#\n"  // a null directive, ignored as in C
+      "  # \t\n"
       "BEGIN // trailing comment\n"
       "{\n"
       "  x = 1; /* inside */ y = 2;\n"
@@ -316,13 +322,26 @@ TEST_CASE("macro variables") {
   CHECK(d.find("(= (global b#1):string \"hello\":string)") != std::string::npos);
   CHECK(d.find("(= (global c#2):int 1234:int)") != std::string::npos);
   CHECK(d.find("(= (global d#3):string \"42\":string)") != std::string::npos);
+  // An argument that is not an integer is an identifier, or else a string without its quotes.
   CHECK(error_of("BEGIN { x = $2; }", options) ==
-        "dsched: failed to compile script test.d: line 1: macro argument $2 is not an integer "
-        "(\"hello\"): use $$2 for a string");
+        "dsched: failed to compile script test.d: line 1: failed to resolve hello: Unknown variable name");
+  options.macro_args = {"m.d", "execname", "a.b c", "\"quoted\"", "10UL", "-5"};
+  CheckResult args = compile_text("BEGIN { a = $1; b = $2; c = $3; d = $4; e = $5; }", "m.d", options);
+  INFO(args.error);
+  REQUIRE(args.program);
+  std::string typed = dump(*args.program);
+  CHECK(typed.find("(= (global a#0):string execname:string)") != std::string::npos);
+  CHECK(typed.find("(= (global b#1):string \"a.b c\":string)") != std::string::npos);
+  CHECK(typed.find("(= (global c#2):string \"quoted\":string)") != std::string::npos);
+  CHECK(typed.find("(= (global d#3):unsigned long long 10:unsigned long long)") != std::string::npos);
+  CHECK(typed.find("(= (global e#4):int -5:int)") != std::string::npos);
+  // In a probe description $N and $$N both give the argument's text.
   options.macro_args = {"m.d", "on-cpu"};
-  CheckResult described = compile_text("sched:::$$1 { }", "m.d", options);
-  REQUIRE(described.program);
-  CHECK(described.program->clauses[0].descriptions[0].text == "sched:::on-cpu");
+  for (const char* text : {"sched:::$$1 { }", "sched:::$1 { }"}) {
+    CheckResult described = compile_text(text, "m.d", options);
+    REQUIRE(described.program);
+    CHECK(described.program->clauses[0].descriptions[0].text == "sched:::on-cpu");
+  }
   options.macro_args = {"m.d"};
   CHECK(compile_text("#pragma D option defaultargs\nBEGIN { x = $1; y = $$1; }", "m.d", options).program);
 }
@@ -335,6 +354,17 @@ TEST_CASE("-C runs the C preprocessor") {
   INFO(r.error);
   REQUIRE(r.program);
   CHECK(dump(*r.program).find("(= (global x#0):int 14:int):int") != std::string::npos);
+  // DTrace's predefined macros, and __GNUC__ undefined so that system headers read as plain C.
+  CheckResult defined = compile_text(
+      "#include <sys/errno.h>\n"
+      "#if defined(__SUNW_D) && defined(__SUNW_D_64) && defined(__SVR4) && defined(__Linux) && !defined(__GNUC__)\n"
+      "BEGIN { v = __SUNW_D_VERSION; e = EINVAL; }\n"
+      "#endif\n",
+      "c.d", options);
+  INFO(defined.error);
+  REQUIRE(defined.program);
+  CHECK(dump(*defined.program).find("(= (global v#0):int 16830464:int):int") != std::string::npos);
+  CHECK(dump(*defined.program).find("(= (global e#1):int 22:int):int") != std::string::npos);
   CheckResult bad = compile_text("#error stop here\nBEGIN {}", "c.d", options);
   CHECK(bad.error.starts_with("dsched: failed to compile script c.d: C preprocessor failed: "));
   CHECK(bad.error.find("stop here") != std::string::npos);

@@ -48,12 +48,26 @@ TEST_CASE("entries sort by value, ties by key; string keys print left-justified 
                             num16("2") + "\n");
 }
 
-TEST_CASE("integer keys print by D size and sign") {
+// As DTrace's dt_print_datum: by size alone, 1 and 2 bytes zero-extended, 4 and 8 bytes signed.
+TEST_CASE("integer keys print by D size, whatever their sign") {
   Aggregation a(spec(1, "count", {KeyComponent::integer(1, true), KeyComponent::integer(1, false),
-                                         KeyComponent::integer(2, true), KeyComponent::integer(4, true),
+                                         KeyComponent::integer(2, true), KeyComponent::integer(4, false),
                                          KeyComponent::integer(8, false)}));
-  add(a, KeyBuilder().integer(-1).integer(255).integer(-300).integer(-7).integer(-1), {1});
-  CHECK(print_one(a) == "  -1 255  -300       -7 18446744073709551615" + num16("1") + "\n");
+  add(a, KeyBuilder().integer(-1).integer(255).integer(-300).integer(4000000000).integer(-1), {1});
+  CHECK(print_one(a) == " 255 255 65236 -294967296               -1" + num16("1") + "\n");
+}
+
+TEST_CASE("a string key that does not read as text prints as a hex dump") {
+  Aggregation a(spec(1, "count", {KeyComponent::string(24)}));
+  add(a, KeyBuilder().string("", 24), {1});
+  RenderContext context;
+  context.string_capacity = 17;
+  const Aggregation* aggs[] = {&a};
+  CHECK(print_entries(aggs, {}, context) ==
+        "\n             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n"
+        "         0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................\n"
+        "        10: 00                                               .\n" +
+            num16("1") + "\n");
 }
 
 TEST_CASE("a key-less aggregation prints just its value") {

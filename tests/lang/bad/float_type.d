@@ -1,1 +1,3 @@
+/* D declares floating-point objects but computes with none. */
 double d;
+BEGIN { x = d + 1; }

@@ -1,0 +1,2 @@
+double d;
+BEGIN { printf("%f", d); }

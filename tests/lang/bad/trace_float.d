@@ -1,0 +1,2 @@
+float f;
+BEGIN { trace(f); }
