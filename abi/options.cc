@@ -1,5 +1,7 @@
 #include "abi/options.h"
 
+#include <strings.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -205,15 +207,28 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
     return false;
   };
   if (spec->kind == OptionKind::Flag) {
-    // DTrace reads a flag's value as an integer: quiet=0 turns quiet off.
+    // DTrace reads a flag's value as an integer (quiet=0 turns quiet off), as one of its words for
+    // on and off, or empty as off.
     if (!value) {
       out->number = 1;
+      return true;
+    }
+    static constexpr std::pair<const char*, const char*> kWords[] = {
+        {"yes", "no"}, {"enable", "disable"}, {"enabled", "disabled"}, {"true", "false"}, {"on", "off"}, {"set", "unset"}};
+    for (auto [on, off] : kWords) {
+      if (strcasecmp(value->c_str(), on) == 0 || strcasecmp(value->c_str(), off) == 0) {
+        out->number = strcasecmp(value->c_str(), on) == 0;
+        return true;
+      }
+    }
+    if (value->empty()) {
+      out->number = 0;
       return true;
     }
     char* end = nullptr;
     errno = 0;
     out->number = int64_t(std::strtoull(value->c_str(), &end, 0));
-    return (!value->empty() && *end == '\0' && errno == 0) || invalid();
+    return (*end == '\0' && errno == 0) || invalid();
   }
   if (!value || value->empty()) {
     *error = "option " + std::string(name) + " requires a value";

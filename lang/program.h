@@ -55,6 +55,7 @@ struct Program {
   std::vector<Aggregation> aggregations;
   abi::Options options;
   bool uses_speculation = false;        // speculation buffers are needed
+  bool uses_exit = false;               // exit() appears: clauses test whether it has run
   bool stamp_records = false;           // see FrontendOptions::stamp_records
 };
 

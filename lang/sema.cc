@@ -16,11 +16,11 @@ Sema::Sema(Program& program, const FrontendOptions& options, ProbeCatalog& catal
 }
 
 void Sema::run() {
-  // Options come first: strsize decides the size of every string.
+  // Options come first: strsize decides the size of every string. As dtrace(1M) sets -x options
+  // before it compiles, the script's pragmas override them.
+  for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
   for (TopItem* item : items_)
     if (auto* p = std::get_if<PragmaSyntax>(item)) pragma(*p);
-  // -x on the command line overrides the script's pragmas.
-  for (const auto& [name, value] : options_.cli_options.values()) program_.options.set(name, value);
   program_.stamp_records = options_.stamp_records;
   if (options_.destructive) program_.options.set("destructive", abi::OptionValue{abi::OptionKind::Flag, 1, ""});
   types_.set_string_size(program_.options.string_bytes());

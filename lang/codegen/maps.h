@@ -33,6 +33,9 @@ class Maps {
   void note_per_cpu_key(llvm::GlobalVariable* map, llvm::StoreInst* key_store);
   // A map a hook needs (created on first request; the same name returns the same map).
   llvm::GlobalVariable* hook_map(const MapSpec& spec);
+  // The address (an i64) of the word exit() sets: once it is set, DTrace's draining state, no
+  // clause runs but END's and ERROR's. 0 only to the verifier: an array's element is always there.
+  llvm::Value* exit_flag();
   // Counts a drop in the per-CPU drop counters.
   void count_drop(abi::DropCounter counter);
   // A 4-byte key holding `index`, on the stack of the function being emitted (one place per

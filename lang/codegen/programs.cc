@@ -219,6 +219,11 @@ bool keeps_scratch(const lang::Stmt& stmt) {
          (stmt.increment && calls_for_pointer(*stmt.increment));
 }
 
+// After exit() only END and ERROR clauses run, as DTrace runs no other once it drains.
+bool runs_after_exit(const lang::Probe& probe) {
+  return probe.provider == "dtrace" && (probe.name == "END" || probe.name == "ERROR");
+}
+
 }  // namespace
 
 void Programs::emit_clause(const lang::Clause& clause) {
@@ -230,6 +235,16 @@ void Programs::emit_clause(const lang::Clause& clause) {
   llvm::Value* epid = l_.firing.per_probe([&](const lang::Probe& p) { return int64_t(epids_.at({&clause, &p})); });
   l_.records.begin_clause(probe, epids_.at({&clause, &probe}), epid, next);
   l_.variables.begin_clause(clause.predicate.get());
+  if (l_.program.uses_exit && !runs_after_exit(probe)) {
+    llvm::BasicBlock* found = ir.new_block("exit.flag");
+    llvm::BasicBlock* run = ir.new_block("clause.run");
+    llvm::Value* flag = l_.maps.exit_flag();
+    ir.b().CreateCondBr(ir.b().CreateICmpNE(flag, ir.const64(0)), found, run);
+    ir.b().SetInsertPoint(found);
+    llvm::Value* exited = ir.b().CreateLoad(ir.i64(), ir.b().CreateIntToPtr(flag, ir.ptr()));
+    ir.b().CreateCondBr(ir.b().CreateICmpEQ(exited, ir.const64(0)), run, next);
+    ir.b().SetInsertPoint(run);
+  }
   if (clause.predicate) {
     llvm::BasicBlock* body = ir.new_block("clause.body");
     ir.b().CreateCondBr(l_.exprs.condition(*clause.predicate), body, next);

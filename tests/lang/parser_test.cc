@@ -267,6 +267,24 @@ TEST_CASE("pragmas set typed options") {
   CHECK(r.program->globals[0].type->size == 520);
 }
 
+// As DTrace reads a flag: a number, one of its words for on and off (any case), or empty for off.
+TEST_CASE("flag options take DTrace's words for on and off") {
+  CheckResult r = compile_text(
+      "#pragma D option quiet=yes\n#pragma D option flowindent=ON\n#pragma D option rawbytes=false\n"
+      "#pragma D option aggsortkey=enabled\n#pragma D option aggsortrev=\n#pragma D option zdefs=set\nBEGIN {}");
+  INFO(r.error);
+  REQUIRE(r.program);
+  const dsched::abi::Options& o = r.program->options;
+  CHECK(o.quiet());
+  CHECK(o.flag("flowindent"));
+  CHECK(!o.flag("rawbytes"));
+  CHECK(o.flag("aggsortkey"));
+  CHECK(!o.flag("aggsortrev"));
+  CHECK(o.flag("zdefs"));
+  CHECK(error_of("#pragma D option quiet=maybe\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option quiet: maybe");
+}
+
 TEST_CASE("every buffer policy is accepted") {
   for (const char* policy : {"switch", "fill", "ring"}) {
     CheckResult r = compile_text(std::string("#pragma D option bufpolicy=") + policy + "\nBEGIN {}");
@@ -283,15 +301,18 @@ TEST_CASE("aggpercpu is accepted by pragma") {
   CHECK(r.program->options.flag("aggpercpu"));
 }
 
-TEST_CASE("-x options override pragmas; -w allows destructive actions") {
+// As in dtrace(1M), -x options are set before the script compiles, so its pragmas win.
+TEST_CASE("pragmas override -x options; -w allows destructive actions") {
   FrontendOptions options;
   options.cli_options.set("strsize", {dsched::abi::OptionKind::Size, 64, "64"});
   options.cli_options.set("quiet", {dsched::abi::OptionKind::Flag, 1, ""});
+  options.cli_options.set("nspec", {dsched::abi::OptionKind::Count, 4, "4"});
   options.destructive = true;
   CheckResult r = compile_text("#pragma D option strsize=128\nBEGIN { system(\"true\"); }", "t.d", options);
   INFO(r.error);
   REQUIRE(r.program);
-  CHECK(r.program->options.strsize() == 64);
+  CHECK(r.program->options.strsize() == 128);
+  CHECK(r.program->options.nspec() == 4);
   CHECK(r.program->options.quiet());
   CHECK(r.program->options.destructive());
 }
