@@ -107,15 +107,15 @@ constexpr OptionSpec kOptions[] = {
     {"switchrate", K::Rate, P::Dynamic, 100000000},
 };
 
-// Splits "100k" into 100 and "k"; false when there are no leading digits or on overflow.
+// Splits "100k" into 100 and "k"; false when there are no leading digits or on overflow. As in
+// DTrace the number is C's: 0x1000 is hexadecimal and 010 octal.
 bool split_number(const std::string& text, uint64_t* number, std::string* suffix) {
-  size_t i = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-  if (i == 0) return false;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
   errno = 0;
-  *number = std::strtoull(text.substr(0, i).c_str(), nullptr, 10);
+  char* end = nullptr;
+  *number = std::strtoull(text.c_str(), &end, 0);
   if (errno == ERANGE) return false;
-  *suffix = text.substr(i);
+  *suffix = text.substr(size_t(end - text.c_str()));
   return true;
 }
 
@@ -140,19 +140,9 @@ bool parse_rate(const std::string& text, int64_t* out) {
   uint64_t number;
   std::string suffix;
   if (!split_number(text, &number, &suffix)) return false;
-  if (suffix.empty() || suffix == "hz") {
-    if (number == 0) return false;
-    *out = int64_t(1000000000ull / number);
-    return *out > 0;
-  }
-  static const std::pair<const char*, uint64_t> units[] = {
-      {"ns", 1}, {"nsec", 1}, {"us", 1000}, {"usec", 1000}, {"ms", 1000000},
-      {"msec", 1000000}, {"s", 1000000000}, {"sec", 1000000000}, {"m", 60000000000},
-      {"min", 60000000000}, {"h", 3600000000000}, {"hour", 3600000000000},
-      {"d", 86400000000000}, {"day", 86400000000000}};
-  for (auto [unit, factor] : units)
-    if (suffix == unit) return scale(number, factor, out) && *out > 0;
-  return false;
+  std::optional<int64_t> interval = rate_interval(number, suffix);
+  if (interval) *out = *interval;
+  return interval.has_value();
 }
 
 bool has_word(const char* words, const std::string& word) {
@@ -163,6 +153,26 @@ bool has_word(const char* words, const std::string& word) {
 }
 
 }  // namespace
+
+std::optional<int64_t> rate_interval(uint64_t number, std::string_view unit) {
+  if (number == 0) return std::nullopt;
+  const std::string text(unit);
+  if (text.empty() || strcasecmp(text.c_str(), "hz") == 0) {
+    if (number > 1000000000ull) return std::nullopt;
+    return int64_t(1000000000ull / number);
+  }
+  static const std::pair<const char*, uint64_t> units[] = {
+      {"ns", 1}, {"nsec", 1}, {"us", 1000}, {"usec", 1000}, {"ms", 1000000},
+      {"msec", 1000000}, {"s", 1000000000}, {"sec", 1000000000}, {"m", 60000000000},
+      {"min", 60000000000}, {"h", 3600000000000}, {"hour", 3600000000000},
+      {"d", 86400000000000}, {"day", 86400000000000}};
+  for (auto [name, factor] : units)
+    if (strcasecmp(text.c_str(), name) == 0) {
+      if (number > uint64_t(INT64_MAX) / factor) return std::nullopt;
+      return int64_t(number * factor);
+    }
+  return std::nullopt;
+}
 
 bool Options::flag(std::string_view name) const {
   auto it = values_.find(name);

@@ -28,6 +28,10 @@ class Symbolizer {
   // exec, and the runtime calls it for every record that holds user addresses, before it names
   // anything: naming may take long enough (reading kallsyms) for a short process to be gone.
   virtual void remember_process(uint32_t pid) = 0;
+  // Reads `pid`'s mappings again unless they were read a moment ago: the runtime calls it as a -c
+  // or -p target runs, so that the libraries it maps after its exec still have names once it has
+  // exited (an aggregation's stacks are named only then).
+  virtual void refresh_process(uint32_t pid) { (void)pid; }
 };
 
 // A frame and %a: "module`function+0xoffset", "module`function" at its first byte,

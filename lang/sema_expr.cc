@@ -643,6 +643,13 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       return d_object_lvalue(target);
     }
     case ExprKind::Member:
+      // A translation is a value DTrace computes, not memory: its members are read-only.
+      for (const Expr* part = target.get(); part->kind == ExprKind::Member || part->kind == ExprKind::Index;
+           part = part->operand(0)) {
+        if (part->operand(0)->kind == ExprKind::Xlate)
+          fail(target->loc, part->arrow ? ErrTag::D_OP_WRITE : ErrTag::D_OP_LVAL,
+               "cannot assign here: the members of a translation cannot be modified");
+      }
       return d_object_lvalue(target);
     case ExprKind::Unary:
       if (target->unary_op == UnaryOp::Deref) return d_object_lvalue(target);

@@ -4,6 +4,7 @@
 // when it interrupted user space; there are no typed arguments.
 #include <cstdlib>
 
+#include "abi/options.h"
 #include "lang/codegen/hook.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -16,23 +17,14 @@ namespace {
 constexpr uint64_t kRegsIp = 16 * 8;
 constexpr uint64_t kRegsCs = 17 * 8;
 
-// The interval of a rate ("997", "997hz", "10sec", "1ms") in nanoseconds; 0 if it is not one.
+// The interval of a rate ("997", "997hz", "10sec", "1ms") in nanoseconds; 0 if it is not one. As
+// in DTrace's profile provider, the number is decimal.
 uint64_t parse_rate(std::string_view text) {
   size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
   if (digits == 0 || digits > 12) return 0;
   uint64_t number = std::strtoull(std::string(text.substr(0, digits)).c_str(), nullptr, 10);
-  std::string_view unit = text.substr(digits);
-  if (number == 0) return 0;
-  if (unit.empty() || unit == "hz") return 1000000000ull / number;
-  static const std::pair<const char*, uint64_t> units[] = {
-      {"ns", 1}, {"nsec", 1}, {"us", 1000}, {"usec", 1000}, {"ms", 1000000},
-      {"msec", 1000000}, {"s", 1000000000}, {"sec", 1000000000}, {"m", 60000000000},
-      {"min", 60000000000}, {"h", 3600000000000}, {"hour", 3600000000000},
-      {"d", 86400000000000}, {"day", 86400000000000}};
-  for (auto [name, factor] : units)
-    if (unit == name) return number > UINT64_MAX / factor ? 0 : number * factor;
-  return 0;
+  return uint64_t(abi::rate_interval(number, text.substr(digits)).value_or(0));
 }
 
 // DTrace's shortest interval: faster timers would take the CPUs and flood the output buffer.

@@ -211,6 +211,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
       ring.poll(static_cast<int>(std::max<int64_t>(1, wait.count())));
       output.flush();
+      if (config.symbols && config.target) config.symbols->refresh_process(uint32_t(config.target->pid()));
       if (Clock::now() >= next_status) {
         drops.report();
         next_status = Clock::now() + period(options, "statusrate");

@@ -29,6 +29,12 @@ typedef struct bufinfo {
   dev_t b_edev;       /* the device (partition) number, as the kernel encodes it */
 } bufinfo_t;
 
+/*
+ * The partition a request is for; a request without one (a cache flush that fsync() and sync()
+ * send) is for its whole disk.
+ */
+inline struct block_device *__request_device[struct request *R] = R->part != NULL ? R->part : R->q->disk->part0;
+
 /* REQ_OP_* in the low byte of cmd_flags: odd operations write (op_is_write). */
 translator bufinfo_t < struct request *R > {
   b_flags = (R->cmd_flags & 1) ? B_WRITE : B_READ;
@@ -36,7 +42,7 @@ translator bufinfo_t < struct request *R > {
   b_blkno = R->__sector;
   b_lblkno = R->__sector;
   b_bufsize = R->__data_len;
-  b_edev = R->part->bd_dev;
+  b_edev = __request_device[R]->bd_dev;
 };
 
 typedef struct devinfo {
@@ -50,12 +56,12 @@ typedef struct devinfo {
 
 /* The kernel's dev_t: 12 bits of major above 20 bits of minor. */
 translator devinfo_t < struct request *R > {
-  dev_major = R->part->bd_dev >> 20;
-  dev_minor = R->part->bd_dev & 0xfffff;
-  dev_instance = R->part->__bd_flags.counter & 0xff;
-  dev_name = stringof(R->part->bd_disk->disk_name);
-  dev_statname = stringof(R->part->bd_device.kobj.name);
-  dev_pathname = strjoin("/dev/", stringof(R->part->bd_device.kobj.name));
+  dev_major = __request_device[R]->bd_dev >> 20;
+  dev_minor = __request_device[R]->bd_dev & 0xfffff;
+  dev_instance = __request_device[R]->__bd_flags.counter & 0xff;
+  dev_name = stringof(__request_device[R]->bd_disk->disk_name);
+  dev_statname = stringof(__request_device[R]->bd_device.kobj.name);
+  dev_pathname = strjoin("/dev/", stringof(__request_device[R]->bd_device.kobj.name));
 };
 
 typedef long long offset_t;

@@ -105,9 +105,11 @@ std::string drop_report(abi::DropKind kind, uint64_t count, std::optional<unsign
 
 std::string probe_error(unsigned enabled_id, unsigned probe_id, std::string_view probe_description,
                         std::string_view fault, unsigned action, unsigned pc) {
-  return cformat("%serror on enabled probe ID %u (ID %u: %.*s): %.*s in action #%u at BPF pc %u\n", kTool, enabled_id,
-                 probe_id, int(probe_description.size()), probe_description.data(), int(fault.size()), fault.data(),
-                 action, pc);
+  // Action 0 is the predicate, as DTrace says.
+  const std::string where = action == 0 ? "predicate" : cformat("action #%u", action);
+  return cformat("%serror on enabled probe ID %u (ID %u: %.*s): %.*s in %s at BPF pc %u\n", kTool, enabled_id, probe_id,
+                 int(probe_description.size()), probe_description.data(), int(fault.size()), fault.data(),
+                 where.c_str(), pc);
 }
 
 }  // namespace dsched::output

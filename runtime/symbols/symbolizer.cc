@@ -17,6 +17,10 @@ namespace {
 // A process's mappings are read again when an address falls outside all of them (a library
 // loaded since), at most this often, so that garbage addresses cost no more than a lookup.
 constexpr auto kRereadInterval = std::chrono::seconds(1);
+// A running target's mappings are read again at most this often while it starts (loading its
+// libraries), and once a second after that.
+constexpr auto kStartRefreshInterval = std::chrono::milliseconds(50);
+constexpr auto kStarting = std::chrono::seconds(2);
 constexpr uint64_t kVdsoDevice = ~uint64_t{0};
 
 // Every 64-bit process maps the same vDSO image, so ours stands in for one we cannot read.
@@ -52,6 +56,14 @@ void Symbolizer::remember_process(uint32_t pid) {
   if (added || executable(pid) != it->second.executable) read_mappings(pid, it->second);
 }
 
+void Symbolizer::refresh_process(uint32_t pid) {
+  auto [it, added] = processes_.try_emplace(pid);
+  const auto now = std::chrono::steady_clock::now();
+  const Process& kept = it->second;
+  auto interval = now - kept.first_read_at < kStarting ? kStartRefreshInterval : kRereadInterval;
+  if (added || now - kept.read_at >= interval) read_mappings(pid, it->second);
+}
+
 Symbolizer::Process& Symbolizer::process(uint32_t pid) {
   auto [it, added] = processes_.try_emplace(pid);
   if (added) read_mappings(pid, it->second);
@@ -66,6 +78,7 @@ std::pair<uint64_t, uint64_t> Symbolizer::executable(uint32_t pid) const {
 
 void Symbolizer::read_mappings(uint32_t pid, Process& process) {
   process.read_at = std::chrono::steady_clock::now();
+  if (process.first_read_at == std::chrono::steady_clock::time_point()) process.first_read_at = process.read_at;
   process.executable = executable(pid);
   std::string text = read_text(sources_.proc + "/" + std::to_string(pid) + "/maps");
   if (text.empty()) return;  // gone: what was read before stays

@@ -41,6 +41,7 @@ class Symbolizer final : public abi::Symbolizer {
   abi::Symbol kernel(uint64_t address) override;
   abi::Symbol user(uint32_t pid, uint64_t address) override;
   void remember_process(uint32_t pid) override;
+  void refresh_process(uint32_t pid) override;
 
  private:
   using FileKey = std::pair<uint64_t, uint64_t>;  // (device, inode); the vDSO's by its bytes
@@ -53,6 +54,7 @@ class Symbolizer final : public abi::Symbolizer {
   struct Process {
     std::vector<KeptMapping> mappings;  // address order
     std::chrono::steady_clock::time_point read_at;
+    std::chrono::steady_clock::time_point first_read_at;
     std::pair<uint64_t, uint64_t> executable{0, 0};  // (device, inode) of /proc/PID/exe when read
   };
   // The (device, inode) of the program `pid` runs now; (0, 0) when it cannot be told.

@@ -169,6 +169,20 @@ TEST_CASE("io:::start and io:::done: direct writes to a loop device the test mak
   CHECK(leftover_programs().empty());
 }
 
+TEST_CASE("io: a cache flush, which has no partition, is for its whole disk") {
+  // dd's fsync() writes the block and then flushes the disk's cache with a request of no bytes.
+  const std::string file = "/var/tmp/dsched-io-flush";
+  RunResult run = run_dsched({"-qn", "io:::start /args[0]->b_bcount == 0/ { @[args[1]->dev_name == args[1]->dev_statname] = count(); }",
+                              "-c", "dd if=/dev/zero of=" + file + " bs=4k count=1 conv=fsync status=none"});
+  unlink(file.c_str());
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.err.find("error on enabled probe") == std::string::npos);
+  // A disk without a write cache needs no flush; where one is sent, it names the disk itself.
+  if (!run.out.empty()) CHECK(run.out.find("        0 ") == std::string::npos);
+  CHECK(leftover_programs().empty());
+}
+
 TEST_CASE("io: what the block layer cannot tell is refused, and wait-start has no arguments") {
   RunResult resid = run_dsched({"-e", "-n", "io:::done { trace(args[0]->b_resid); }"});
   CHECK(resid.status == 1);

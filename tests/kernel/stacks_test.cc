@@ -153,6 +153,16 @@ TEST_CASE("ustack() names the program's functions after it exited, and equal sta
   CHECK(sleeping_entries == 1);
 }
 
+TEST_CASE("a -c target's libraries, mapped after its exec, are named after it has exited") {
+  // sleep's clock_nanosleep is in libc, which ld.so maps after the exec the target was held at.
+  RunResult run = run_dsched({"-q", "-c", "sleep 0.3", "-n", "sched:::off-cpu /pid == $target/ { @[umod(uregs[R_PC])] = count(); }"});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  INFO(run.out);
+  CHECK(run.out.find("  libc.so.6 ") != std::string::npos);
+  CHECK(leftover_programs().empty());
+}
+
 TEST_CASE("stack(n) and ustack(n) record n frames; as actions they print after the probe line") {
   RunResult run = trace_program("syscall::nanosleep:entry /execname == \"stack_program\" && self->n++ == 0/ { printf(\"[\"); stack(2); "
                                 "ustack(3); printf(\"]\\n\"); }");

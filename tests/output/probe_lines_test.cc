@@ -57,6 +57,9 @@ TEST_CASE("run-time error lines") {
   CHECK(probe_error(3, 45, "sched:::on-cpu", "invalid address (0x10)", 2, 57) ==
         "dsched: error on enabled probe ID 3 (ID 45: sched:::on-cpu): invalid address (0x10) in action #2 at BPF pc "
         "57\n");
+  // A fault in the predicate is in "action" 0, which DTrace names.
+  CHECK(probe_error(1, 1, "dtrace:::BEGIN", "invalid address (0x8)", 0, 1) ==
+        "dsched: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): invalid address (0x8) in predicate at BPF pc 1\n");
 }
 
 TEST_CASE("flowindent: entries deepen, returns come back, other probes are marked with |") {
