@@ -360,6 +360,8 @@ const Type* Sema::parse_type_text(const std::string& text, SourceRange loc) {
     type = integer;
   } else if (base == "string") {
     type = types_.string_type();
+  } else if (base == "void" && stars > 0) {
+    type = types_.void_type();
   } else if (auto it = typedefs_.find(base); it != typedefs_.end()) {
     type = it->second;
   } else {

@@ -4,6 +4,8 @@
 //   exit, lwp-exit       tp_btf/sched_process_exit(task, ...): the last thread / any other thread
 //   start, lwp-start     the new task's first sched_switch onto a CPU (marked at fork), in its context
 //   signal-send          tp_btf/signal_generate(sig, info, task, group, result)
+//   signal-discard       the same, when the target ignores the signal (result TRACE_SIGNAL_IGNORED)
+//   signal-handle        tp_btf/signal_deliver(sig, info, ka): a handler is about to run, in its thread
 #include <linux/bpf.h>
 
 #include "lang/codegen/exprs.h"
@@ -71,12 +73,30 @@ class ExitHook : public codegen::Hook {
   }
 };
 
+// The signal number, the int first argument of the signal tracepoints.
+llvm::Value* signal_number(Lowering& l) { return l.ir.b().CreateAnd(tracepoint_arg(l, 0), l.ir.const64(0xffffffff)); }
+
 class SignalHook : public codegen::Hook {
  public:
   std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/signal_generate"}; }
   llvm::Value* arg(Lowering& l, int index) const override {
     if (index < 2) return tracepoint_arg(l, 2);  // the task receiving the signal
-    return l.ir.b().CreateAnd(tracepoint_arg(l, 0), l.ir.const64(0xffffffff));
+    return signal_number(l);
+  }
+  llvm::Value* guard(Lowering& l) const override {
+    if (l.firing.probe().name != "signal-discard") return nullptr;
+    constexpr int64_t kIgnored = 1;  // TRACE_SIGNAL_IGNORED
+    return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(tracepoint_arg(l, 4), l.ir.const64(0xffffffff)), l.ir.const64(kIgnored));
+  }
+};
+
+class SignalHandleHook : public codegen::Hook {
+ public:
+  std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/signal_deliver"}; }
+  llvm::Value* arg(Lowering& l, int index) const override {
+    if (index == 0) return signal_number(l);
+    if (index == 1) return tracepoint_arg(l, 1);  // the siginfo
+    return l.exprs.kernel_field(tracepoint_arg(l, 2), "k_sigaction", {"sa", "sa_handler"});
   }
 };
 
@@ -132,6 +152,8 @@ class ProcProvider : public lang::Provider {
         probe("lwp-create", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}}),
         probe("lwp-exit", {}),
         probe("lwp-start", {}),
+        probe("signal-discard", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}, {"int", ""}}),
+        probe("signal-handle", {{"int", ""}, {"struct kernel_siginfo *", ""}, {"void *", ""}}),
         probe("signal-send", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}, {"int", ""}}),
         probe("start", {}),
     };
@@ -142,7 +164,8 @@ class ProcProvider : public lang::Provider {
     if (name == "create" || name == "lwp-create") return fork_;
     if (name == "exec-success") return exec_;
     if (name == "exit" || name == "lwp-exit") return exit_;
-    if (name == "signal-send") return signal_;
+    if (name == "signal-send" || name == "signal-discard") return signal_;
+    if (name == "signal-handle") return signal_handle_;
     return start_;
   }
 
@@ -151,6 +174,7 @@ class ProcProvider : public lang::Provider {
   ExecHook exec_;
   ExitHook exit_;
   SignalHook signal_;
+  SignalHandleHook signal_handle_;
   StartHook start_;
 };
 

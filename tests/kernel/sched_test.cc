@@ -217,6 +217,28 @@ void check_refused(const std::string& probe) {
 
 }  // namespace
 
+TEST_CASE("proc provider: a signal caught by a handler, and one the process ignores") {
+  TracedWindow window({"-qn",
+                       "proc:::signal-handle /execname == \"dsched-signals\"/ { @[\"handle\", args[0], args[2] != 0] = count(); }"
+                       " proc:::signal-discard /args[1]->pr_fname == \"dsched-signals\"/ { @[\"discard\", args[2], 1] = count(); }"
+                       " END { printa(\"%s %d %d %@d\\n\", @); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-signals", [] {
+    child_must(signal(SIGUSR1, [](int) {}) != SIG_ERR);
+    child_must(raise(SIGUSR1) == 0);
+    child_must(signal(SIGUSR2, SIG_IGN) != SIG_ERR);
+    child_must(raise(SIGUSR2) == 0);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("handle " + std::to_string(SIGUSR1) + " 1 1\n") != std::string::npos);
+  CHECK(run.out.find("discard " + std::to_string(SIGUSR2) + " 1 1\n") != std::string::npos);
+  // The caught signal is not discarded, and the ignored one has no handler to run.
+  CHECK(run.out.find("discard " + std::to_string(SIGUSR1)) == std::string::npos);
+  CHECK(run.out.find("handle " + std::to_string(SIGUSR2)) == std::string::npos);
+}
+
 TEST_CASE("remain-cpu is refused with an error naming the probe") { check_refused("remain-cpu"); }
 
 TEST_CASE("surrender: a wakeup that preempts another CPU's thread asks that thread to give up its CPU") {
