@@ -264,6 +264,7 @@ struct TranslatorSyntax {
   std::string input_name;
   std::vector<TranslatorMemberSyntax> members;
   SourceRange loc;
+  bool from_library = false;  // the D library's: its members are checked where a script reads them
 };
 
 using TopItem = std::variant<ClauseSyntax, PragmaSyntax, DeclarationSyntax, TranslatorSyntax>;

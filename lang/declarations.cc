@@ -518,6 +518,7 @@ void Sema::translator(TranslatorSyntax& syntax) {
         translator_input(*other) == translator_input(*t))
       fail(syntax.loc, ErrTag::D_XLATE_REDECL, "translator from " + type_name(t->input) + " to " + type_name(t->output) +
                            " has already been declared");
+  if (!syntax.from_library) check_translator_members(*t);
   translators_.push_back(std::move(t));
 }
 

@@ -97,7 +97,7 @@ std::vector<ParseTree> parse_all(Sources& sources, const FrontendOptions& option
         throw CompileError({}, ErrTag::None, error, false);
       sources.set_preprocessed(i, strip_line_markers(output));
     }
-    ParseContext ctx{types, typedef_names, trees[i], !sources.views()[i].from_command_line};
+    ParseContext ctx{types, typedef_names, trees[i], !sources.views()[i].from_command_line, sources.is_library(i)};
     parse_source(sources.text(i), uint32_t(i), ctx);
     if (i >= sources.library_count()) trees[i].script_end = SourcePos{uint32_t(i), uint32_t(sources.text(i).size())};
   }

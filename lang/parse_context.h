@@ -24,6 +24,7 @@ struct ParseContext {
   std::unordered_set<std::string>& typedef_names;  // the lexer's C "typedef name" feedback
   ParseTree& tree;
   bool from_file = true;  // a script file, not a -n/-P/-m/-f text
+  bool library = false;   // a file of the D library
 
   // Builds a node from operands, refusing trees deeper than kMaxExpressionDepth.
   ExprPtr node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands = {});

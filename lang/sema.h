@@ -154,6 +154,8 @@ class Sema : public Checker {
   const Translator* find_translator(const Type* output, const Type* input, SourceRange loc);
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
+  void convert_translated(const Translator& t, const std::string& name, ExprPtr& value);
+  void check_translator_members(Translator& t);
   // Replaces e by the translated struct by value: every member the translator defines.
   void translated_record(ExprPtr& e, PendingTranslation pending);
   std::optional<PendingTranslation> translate_probe_arg(int64_t index, SourceRange loc);

@@ -183,8 +183,15 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
   auto declared = t.output->find_member(name);
   if (!declared) fail(e->loc, ErrTag::D_TYPE_MEMBER, type_name(t.output) + " has no member named " + name);
   ExprPtr value = translated_value(t, name, *pending.input, e->loc);
+  convert_translated(t, name, value);
+  value->loc = e->loc;
+  e = std::move(value);
+}
+
+// A translated member's value as its declared type, or D_XLATE_INCOMPAT.
+void Sema::convert_translated(const Translator& t, const std::string& name, ExprPtr& value) {
   auto it = t.members.find(name);
-  const Type* want = declared->type;
+  const Type* want = t.output->find_member(name)->type;
   const Type* got = value->type;
   if (want->is_integer() && got->is_integer() && got->size == want->size &&
       got->is_signed == want->is_signed) {
@@ -205,8 +212,21 @@ void Sema::lower_translated_member(ExprPtr& e, PendingTranslation pending) {
     fail(it->second->loc, ErrTag::D_XLATE_INCOMPAT, "translator member " + name + " is " + type_name(got) + " but " +
                               type_name(t.output) + " declares it " + type_name(want));
   }
-  value->loc = e->loc;
-  e = std::move(value);
+}
+
+// As DTrace does where a script declares a translator: each member's value must be valid for the
+// input type (an input of that type stands in) and of its member's type.
+void Sema::check_translator_members(Translator& t) {
+  const Type* input = translator_input(t);
+  if (!input->is_scalar()) return;  // a struct passed by value has no stand-in
+  ExprPtr stand_in = make_int(0, input, t.loc);
+  for (const auto& [name, member] : t.members) {
+    ExprPtr value = clone(*member->value);
+    bindings_.emplace_back(t.input_name, stand_in.get());
+    check_value(value);
+    bindings_.pop_back();
+    convert_translated(t, name, value);
+  }
 }
 
 void Sema::translated_record(ExprPtr& e, PendingTranslation pending) {
