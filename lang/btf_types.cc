@@ -180,7 +180,8 @@ std::optional<int64_t> BtfTypes::enumerator(const std::string& enum_name, const 
     const btf_type* t = type_at(id);
     auto* values = reinterpret_cast<const btf_enum*>(t + 1);
     for (unsigned i = 0; i < vlen_of(t); ++i)
-      if (member == name_at(values[i].name_off)) return kflag_of(t) ? int64_t(values[i].val) : int64_t(uint32_t(values[i].val));
+      if (member == name_at(values[i].name_off))
+        return kflag_of(t) ? int64_t(values[i].val) : int64_t(uint32_t(values[i].val));
   }
   if (uint32_t id = find(enum_name, BTF_KIND_ENUM64)) {
     const btf_type* t = type_at(id);

@@ -26,9 +26,11 @@ const Type* canonical_integer(TypeUniverse& types, const std::string& name) {
 
 uint64_t alignment_of(const Type* type) {
   switch (type->kind) {
-    case TypeKind::Integer: case TypeKind::Pointer:
+    case TypeKind::Integer:
+    case TypeKind::Pointer:
       return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 8));
-    case TypeKind::Float: return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 16));  // long double: 16
+    case TypeKind::Float:
+      return std::max<uint64_t>(1, std::min<uint64_t>(type->size, 16));  // long double: 16
     case TypeKind::Array: return alignment_of(type->target);
     case TypeKind::Struct: case TypeKind::Union: {
       uint64_t align = 1;
@@ -176,8 +178,10 @@ const Type* Sema::resolve_spec(const DeclSpec& spec) {
   switch (spec.base) {
     case DeclSpec::Base::Void: return types_.void_type();
     // D declares floating-point objects (a copied-in struct may hold them) but computes with none.
-    case DeclSpec::Base::Float: return types_.float_type("float", 4);
-    case DeclSpec::Base::Double: return long_double ? types_.float_type("long double", 16) : types_.float_type("double", 8);
+    case DeclSpec::Base::Float:
+      return types_.float_type("float", 4);
+    case DeclSpec::Base::Double:
+      return long_double ? types_.float_type("long double", 16) : types_.float_type("double", 8);
     case DeclSpec::Base::String: return types_.string_type();
     case DeclSpec::Base::Named: {
       auto it = typedefs_.find(spec.name);
@@ -457,9 +461,10 @@ void Sema::declaration(DeclarationSyntax& decl) {
           fail(d.loc, ErrTag::D_DECL_LOCASSC, "associative arrays may not be declared as local variables: " + d.name);
         // A declared char array stays an array of its size (one a value makes is a string); a
         // floating-point variable is bytes D can hold and copy but not compute with.
-        add_variable(scope, d.name,
-                     type->is_array() || type->kind == TypeKind::Float ? storable_object(type, d.loc) : storable(type, d.loc),
-                     std::move(keys), d.loc, true);
+        add_variable(
+            scope, d.name,
+            type->is_array() || type->kind == TypeKind::Float ? storable_object(type, d.loc) : storable(type, d.loc),
+            std::move(keys), d.loc, true);
         break;
       }
     }

@@ -2,9 +2,9 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_set>
-#include <string>
 
 #include "ast.h"
 

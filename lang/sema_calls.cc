@@ -41,7 +41,8 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
     case TypeKind::String: return ArgType::string(type_name(t));
     case TypeKind::Pointer: return ArgType::pointer(type_name(t));
     case TypeKind::Stack: return ArgType::stack();
-    case TypeKind::Symbol: return ArgType::integer(unsigned(t->size), false, type_name(t));
+    case TypeKind::Symbol:
+      return ArgType::integer(unsigned(t->size), false, type_name(t));
     case TypeKind::Integer: return ArgType::integer(unsigned(t->size), t->is_signed, type_name(t));
     default: return ArgType::integer(unsigned(t->size), false, type_name(t));
   }
@@ -67,7 +68,8 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
         fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE, call.text + "() cannot format " + type_name(call.operand(i)->type));
       if (call.operand(i)->type->kind == TypeKind::Float)
         fail(call.operand(i)->loc, ErrTag::D_PRINTF_ARG_TYPE,
-             call.text + "() cannot format " + type_name(call.operand(i)->type) + ": D records no floating-point values (print() shows them)");
+             call.text + "() cannot format " + type_name(call.operand(i)->type) +
+                 ": D records no floating-point values (print() shows them)");
       args.push_back(format_arg_type(call.operand(i)->type));
     }
     error = printf_spec::check_printf_args(parsed.format, args, call.text);

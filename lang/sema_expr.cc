@@ -127,10 +127,12 @@ const Type* Sema::storable(const Type* type, SourceRange loc) {
 
 const Type* Sema::storable_object(const Type* type, SourceRange loc) {
   if (!type->size || (type->is_record() && !type->complete))
-    fail(loc, ErrTag::D_DECL_INCOMPLETE, describe(type) + " is an incomplete type and cannot be stored in a D variable");
+    fail(loc, ErrTag::D_DECL_INCOMPLETE,
+         describe(type) + " is an incomplete type and cannot be stored in a D variable");
   if (type->size > kMaxStoredObject)
-    fail(loc, ErrTag::D_UNKNOWN, describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
-                  std::to_string(kMaxStoredObject) + " bytes)");
+    fail(loc, ErrTag::D_UNKNOWN,
+         describe(type) + " (" + std::to_string(type->size) + " bytes) is too large for a D variable (at most " +
+             std::to_string(kMaxStoredObject) + " bytes)");
   return type;
 }
 

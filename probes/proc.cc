@@ -86,7 +86,8 @@ class SignalHook : public codegen::Hook {
   llvm::Value* guard(Lowering& l) const override {
     if (l.firing.probe().name != "signal-discard") return nullptr;
     constexpr int64_t kIgnored = 1;  // TRACE_SIGNAL_IGNORED
-    return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(tracepoint_arg(l, 4), l.ir.const64(0xffffffff)), l.ir.const64(kIgnored));
+    return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(tracepoint_arg(l, 4), l.ir.const64(0xffffffff)),
+                                 l.ir.const64(kIgnored));
   }
 };
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "abi/options.h"
-#include "lang/codegen/hook.h"
 #include "lang/codegen/firing.h"
+#include "lang/codegen/hook.h"
 #include "lang/codegen/ir.h"
 #include "lang/provider.h"
 

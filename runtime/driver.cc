@@ -392,7 +392,8 @@ int run_main(const std::vector<std::string>& args) {
       std::cout << "dsched " << DSCHED_VERSION << "\n";
       return 0;
     case Invocation::Mode::ApiVersion:
-      std::cout << "dsched: Sun D " << (lang::kDVersion >> 24) << "." << ((lang::kDVersion >> 12) & 0xfff) << " (dsched " << DSCHED_VERSION << ")\n";
+      std::cout << "dsched: Sun D " << (lang::kDVersion >> 24) << "." << ((lang::kDVersion >> 12) & 0xfff)
+                << " (dsched " << DSCHED_VERSION << ")\n";
       return 0;
     case Invocation::Mode::Ctprof:
       return ctprof::run_cli(inv.ctprof_args, std::cout, std::cerr);

@@ -221,7 +221,8 @@ llvm::Value* Maps::index_key(uint32_t index) {
 }
 
 llvm::Value* Maps::exit_flag() {
-  return l_.ir.helper(BPF_FUNC_map_lookup_elem, {hook_map({"exited", BPF_MAP_TYPE_ARRAY, 1, 4, 8, 0, false}), index_key(0)});
+  return l_.ir.helper(BPF_FUNC_map_lookup_elem,
+                      {hook_map({"exited", BPF_MAP_TYPE_ARRAY, 1, 4, 8, 0, false}), index_key(0)});
 }
 
 void Maps::count_drop(abi::DropCounter counter) {

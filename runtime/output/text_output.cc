@@ -12,8 +12,12 @@ TextOutput::TextOutput(FILE* out, std::string out_name, FILE* err, const abi::Op
     : data_(out, std::move(out_name)), err_(err), options_(options), symbols_(symbols) {}
 
 RenderContext TextOutput::context() const {
-  return {symbols_, int(options_.number("stackindent")), options_.flag("foldstacks"), options_.flag("rawbytes"),
-          options_.flag("aggzoom"), options_.string_capacity()};
+  return {symbols_,
+          int(options_.number("stackindent")),
+          options_.flag("foldstacks"),
+          options_.flag("rawbytes"),
+          options_.flag("aggzoom"),
+          options_.string_capacity()};
 }
 
 void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes) {

@@ -25,8 +25,9 @@ class Exit : public Action {
     abi::RecordField field = l.records.integer(l.exprs.eval_int(status), status.type);
     l.records.action(*this).fields.push_back(field);
     llvm::Value* flag = l.maps.exit_flag();
-    l.ir.when(l.ir.b().CreateICmpNE(flag, l.ir.const64(0)),
-              [&] { l.ir.b().CreateStore(l.ir.const64(1), l.ir.b().CreateIntToPtr(flag, l.ir.ptr())); }, "exit.flag");
+    l.ir.when(
+        l.ir.b().CreateICmpNE(flag, l.ir.const64(0)),
+        [&] { l.ir.b().CreateStore(l.ir.const64(1), l.ir.b().CreateIntToPtr(flag, l.ir.ptr())); }, "exit.flag");
     return no_value(call);
   }
 

@@ -21,8 +21,9 @@ class Trace : public Action {
     c.value(arg, ErrTag::D_TRACE_VOID);
     if (arg->type->is_char_sequence() && arg->type->is_array()) c.to_string(arg);
     if (arg->type->kind == TypeKind::Float)
-      fail(arg->loc, ErrTag::D_TRACE_DYN, "trace() cannot record " + type_name(arg->type) +
-                                              ": D records no floating-point values (print() shows them)");
+      fail(arg->loc, ErrTag::D_TRACE_DYN,
+           "trace() cannot record " + type_name(arg->type) +
+               ": D records no floating-point values (print() shows them)");
     if ((arg->type->is_record() || arg->type->is_array()) && (!arg->type->size || arg->type->size > kMaxObject))
       fail(arg->loc, ErrTag::D_TRACE_DYN, "trace() cannot record " + type_name(arg->type) + ": it has " +
                                               std::to_string(arg->type->size) + " bytes, and at most " +
