@@ -164,6 +164,7 @@ bool Sema::lower_conditionals() {
     c.predicate = std::move(segments[i].predicate);
     c.statements = std::move(segments[i].statements);
     c.loc = original.loc;
+    c.continues = i > 0;
     check_speculation_order(c);
   }
   return true;

@@ -23,6 +23,9 @@ struct Clause {
   ExprPtr predicate;                 // null when none
   std::vector<StmtPtr> statements;
   SourceRange loc;
+  // A later part of a clause split at its if statements (conditionals.cc): it belongs to the
+  // clause before it, so an exit() there does not stop it.
+  bool continues = false;
 };
 
 struct Variable {

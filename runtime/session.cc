@@ -55,17 +55,16 @@ class RecordLoop {
 
   // A non-zero return ends the read after this record: while probes are attached, records may come
   // faster than they are read, and exit() or a signal must still end the run (what is left is
-  // read once they are detached).
+  // read once they are detached). Once exit() has run the programs record nothing new but the
+  // rest of its clause and ERROR's, and what was recorded before it still prints, as in DTrace.
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
-    if (loop->accepting && loop->fits(size)) {
-      loop->consumer_.consume({static_cast<const char*>(data), size});
-      if (loop->consumer_.exit_requested() && !loop->consumer_.ending()) loop->accepting = false;
-    }
-    return loop->attached && (interrupts != 0 || !loop->accepting) ? kStopReading : 0;
+    if (loop->accepting && loop->fits(size)) loop->consumer_.consume({static_cast<const char*>(data), size});
+    bool exiting = loop->consumer_.exit_requested() && !loop->consumer_.ending();
+    return loop->attached && (interrupts != 0 || !loop->accepting || exiting) ? kStopReading : 0;
   }
 
-  bool accepting = true;  // false once exit() or a filled buffer was seen: later records are dropped
+  bool accepting = true;  // false once a filled buffer was seen: later records are dropped
   bool attached = false;  // probes fire while the records are read
   bool filled = false;    // bufpolicy=fill: the buffer filled, tracing stops
   static constexpr int kStopReading = -EINTR;

@@ -219,7 +219,8 @@ bool keeps_scratch(const lang::Stmt& stmt) {
          (stmt.increment && calls_for_pointer(*stmt.increment));
 }
 
-// After exit() only END and ERROR clauses run, as DTrace runs no other once it drains.
+// After exit() only END and ERROR clauses run, as DTrace runs no other once it drains (the
+// clause that called it finishes).
 bool runs_after_exit(const lang::Probe& probe) {
   return probe.provider == "dtrace" && (probe.name == "END" || probe.name == "ERROR");
 }
@@ -235,7 +236,7 @@ void Programs::emit_clause(const lang::Clause& clause) {
   llvm::Value* epid = l_.firing.per_probe([&](const lang::Probe& p) { return int64_t(epids_.at({&clause, &p})); });
   l_.records.begin_clause(probe, epids_.at({&clause, &probe}), epid, next);
   l_.variables.begin_clause(clause.predicate.get());
-  if (l_.program.uses_exit && !runs_after_exit(probe)) {
+  if (l_.program.uses_exit && !runs_after_exit(probe) && !clause.continues) {
     llvm::BasicBlock* found = ir.new_block("exit.flag");
     llvm::BasicBlock* run = ir.new_block("clause.run");
     llvm::Value* flag = l_.maps.exit_flag();

@@ -1,12 +1,16 @@
 #pragma D option quiet
 
 /*
- * exit() in a BEGIN clause: the later BEGIN clauses do not run (their aggregation stays empty
- * and prints nothing), no tick fires a clause, and END runs.
+ * exit() in a BEGIN clause: the clause that calls it finishes (after an if, too), the later
+ * BEGIN clauses do not run (their aggregation stays empty and prints nothing), no tick fires a
+ * clause, and END runs.
  */
 dtrace:::BEGIN
 {
-	exit(0);
+	if (1) {
+		exit(0);
+	}
+	printf("the rest of the exiting clause\n");
 }
 
 dtrace:::BEGIN
