@@ -20,14 +20,10 @@ std::string conv_error(unsigned number, std::string_view what) {
 std::string length_text(Length l) {
   switch (l) {
     case Length::None: return "";
-    case Length::hh: return "hh";
     case Length::h: return "h";
     case Length::l: return "l";
     case Length::ll: return "ll";
     case Length::L: return "L";
-    case Length::z: return "z";
-    case Length::j: return "j";
-    case Length::t: return "t";
     case Length::w: return "w";
   }
   return "";
@@ -35,14 +31,10 @@ std::string length_text(Length l) {
 
 std::optional<Length> parse_length(std::string_view s) {
   if (s.empty()) return Length::None;
-  if (s == "hh") return Length::hh;
   if (s == "h") return Length::h;
   if (s == "l") return Length::l;
   if (s == "ll") return Length::ll;
   if (s == "L") return Length::L;
-  if (s == "z") return Length::z;
-  if (s == "j") return Length::j;
-  if (s == "t") return Length::t;
   if (s == "w") return Length::w;
   return std::nullopt;
 }
@@ -62,7 +54,7 @@ bool is_known_specifier(char c) {
 }
 
 bool is_length_char(char c) {
-  return c == 'h' || c == 'l' || c == 'L' || c == 'z' || c == 'j' || c == 't' || c == 'w';
+  return c == 'h' || c == 'l' || c == 'L' || c == 'w';
 }
 
 // Parses one conversion starting just after its '%'. Returns the index after the specifier.
@@ -144,8 +136,16 @@ std::string type_mismatch(std::string_view function, std::string_view arg_word, 
 }
 
 std::string_view prototype_of(const Conversion& conv) {
+  const bool is_unsigned = conv.specifier == 'o' || conv.specifier == 'u';
+  switch (conv.specifier == 'c' ? Length::None : conv.length) {
+    case Length::h: return is_unsigned ? "unsigned short" : "short";
+    case Length::l: return is_unsigned ? "unsigned long" : "long";
+    case Length::ll: return is_unsigned ? "unsigned long long" : "long long";
+    default: break;
+  }
   switch (conv.specifier) {
-    case 'c': case 'C': return kCharProto;
+    case 'c': return conv.length == Length::None ? kCharProto : "int";
+    case 'C': return kCharProto;
     case 'e': case 'E': case 'f': case 'g': case 'G':
       return conv.length == Length::L ? "long double" : kFloatProto;
     case 'a': case 'A': case 'p': return kAddressProto;
@@ -156,8 +156,23 @@ std::string_view prototype_of(const Conversion& conv) {
   }
 }
 
+// A length modifier names the C type its argument must have, as DTrace's conversion table does:
+// h a short, l and ll a 64-bit integer, %lc and %wc an int; d and i want it signed, o and u
+// unsigned, x and X either.
+bool length_fits(const Conversion& conv, const ArgType& arg) {
+  if (conv.length == Length::None || conv.length == Length::L) return true;
+  if (arg.kind != ArgType::Kind::Integer) return false;
+  const char spec = conv.specifier;
+  if (spec == 'c') return arg.size == 4 && arg.is_signed;
+  if (arg.size != (conv.length == Length::h ? 2u : 8u)) return false;
+  if (spec == 'd' || spec == 'i') return arg.is_signed;
+  if (spec == 'o' || spec == 'u') return !arg.is_signed;
+  return true;
+}
+
 bool arg_fits(const Conversion& conv, const ArgType& arg) {
   using K = ArgType::Kind;
+  if (!length_fits(conv, arg)) return false;
   switch (conv.specifier) {
     case 'c': case 'C': return arg.kind == K::Integer && arg.size <= 4;
     case 'e': case 'E': case 'f': case 'g': case 'G': return arg.kind == K::Float;

@@ -17,8 +17,8 @@
 
 namespace dsched::printf_spec {
 
-// w is DTrace's wide-character modifier (%wc).
-enum class Length : uint8_t { None, hh, h, l, ll, L, z, j, t, w };
+// The length modifiers DTrace defines; w is its wide-character modifier (%wc).
+enum class Length : uint8_t { None, h, l, ll, L, w };
 
 struct Conversion {
   bool left = false;      // '-'

@@ -251,6 +251,7 @@ struct DeclarationSyntax {
   DeclSpec spec;
   std::vector<InitDeclarator> declarators;
   SourceRange loc;
+  bool from_library = false;  // the D library's: a #pragma of the script may not change it
 };
 
 struct TranslatorMemberSyntax {

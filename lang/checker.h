@@ -31,6 +31,9 @@ class Checker {
   // A value that is an integer or a pointer; `context` names it in messages, `tag` is DTrace's
   // error tag when it is not (an argument against its prototype, by default).
   virtual void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
+  // A value for a pointer parameter: a pointer, an array, or the constant 0 (DTrace takes no
+  // other integer for a pointer).
+  virtual void pointer(ExprPtr& e, std::string_view context) = 0;
   // A string, or text (char arrays, char pointers) converted to one.
   virtual void string(ExprPtr& e, std::string_view context) = 0;
   // Converts a char array or pointer value to a D string.

@@ -1,5 +1,6 @@
 // Sema for everything between clauses: pragmas, declarations, typedefs, structs, enums, inlines
 // and translators; and turning written types into Types.
+#include <strings.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -120,8 +121,7 @@ void Sema::pragma(const PragmaSyntax& pragma) {
     return;
   }
   if (w[1] == "depends_on") return depends_on(pragma, w);
-  // Stability attributes only describe the program.
-  if (w[1] == "attributes" || w[1] == "binding") return;
+  if (w[1] == "attributes" || w[1] == "binding") return identifier_pragma(pragma, w);
   fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "invalid D pragma: " + printable(w[1]));
 }
 
@@ -141,6 +141,89 @@ void Sema::depends_on(const PragmaSyntax& pragma, const std::vector<std::string>
     fail(pragma.loc, ErrTag::D_PRAGMA_INVAL, "#pragma D depends_on: unknown kind " + printable(kind) + " (provider, module or library)");
   }
   if (!met) fail(pragma.loc, ErrTag::D_PRAGMA_DEPEND, "the program depends on " + kind + " " + printable(name) + ", which is not available");
+}
+
+namespace {
+
+// DTrace's stability attributes, name/data/class: each part may be left off from the right.
+bool valid_attributes(const std::string& text) {
+  static const std::vector<std::string> stabilities = {"Internal", "Private",  "Obsolete", "External",
+                                                       "Unstable", "Evolving", "Stable",   "Standard"};
+  static const std::vector<std::string> classes = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
+  std::vector<std::string> parts;
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = std::min(text.find('/', begin), text.size());
+    parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  auto named = [](const std::vector<std::string>& names, const std::string& part) {
+    return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return strcasecmp(n.c_str(), part.c_str()) == 0; });
+  };
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].empty()) return i + 1 == parts.size();  // "Stable/" stops where the text does
+    if (i > 2 || !named(i < 2 ? stabilities : classes, parts[i])) return false;
+  }
+  return true;
+}
+
+// A D version, major[.minor[.micro]], within DTrace's limits (255.4095.4095).
+bool valid_version(const std::string& text) {
+  uint64_t part[3] = {0, 0, 0};
+  size_t i = 0;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      part[i] = std::min<uint64_t>(part[i] * 10 + uint64_t(c - '0'), 1 << 16);
+    } else if (c != '.' || ++i > 2) {
+      return false;
+    }
+  }
+  return part[0] <= 0xff && part[1] <= 0xfff && part[2] <= 0xfff;
+}
+
+bool quoted(const std::string& word) { return !word.empty() && word.front() == '"'; }
+
+}  // namespace
+
+// #pragma D attributes ATTR NAME | ATTR provider PROV PART, and #pragma D binding "VERSION" NAME:
+// stability and version bindings are only documentation here, but a pragma must be well formed
+// and name something of the script's own, as DTrace requires.
+void Sema::identifier_pragma(const PragmaSyntax& pragma, const std::vector<std::string>& w) {
+  const std::string& directive = w[1];
+  const bool attributes = directive == "attributes";
+  if (w.size() < 4 || (attributes ? quoted(w[2]) : !quoted(w[2])) || quoted(w[3]))
+    fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM,
+         "malformed #pragma " + directive + (attributes ? " <attributes> <ident>" : " \"version\" <ident>"));
+  if (attributes ? !valid_attributes(w[2]) : !valid_version(w[2].substr(1, w[2].size() - 2)))
+    fail(pragma.loc, ErrTag::D_PRAGMA_INVAL,
+         std::string(attributes ? "invalid attributes" : "invalid version string") + " specified by #pragma " + directive);
+  std::string name = w[3];
+  if (attributes && name == "provider") {
+    if (w.size() < 6)
+      fail(pragma.loc, ErrTag::D_PRAGMA_MALFORM, "malformed #pragma attributes <attributes> provider <name> <part>");
+    name = w[4];
+    const std::vector<std::string> parts = {"provider", "module", "function", "name", "args"};
+    for (const Provider* provider : all_providers()) {
+      if (provider->name() != name) continue;
+      if (std::find(parts.begin(), parts.end(), w[5]) == parts.end())
+        fail(pragma.loc, ErrTag::D_PRAGMA_INVAL,
+             "invalid component \"" + printable(w[5]) + "\" in attribute #pragma for provider " + printable(name));
+      return;
+    }
+  }
+  if (find_builtin_variable(name) || find_function(name) || find_aggregating_function(name))
+    fail(pragma.loc, ErrTag::D_PRAGMA_SCOPE, "#pragma " + directive + " cannot modify entity defined outside program scope");
+  identifier_pragmas_.push_back({directive, name, pragma.loc});
+}
+
+// A pragma waits for its identifier, which the script may define after it ("translator": the
+// script's next translator); the D library's identifiers are outside the script's scope.
+void Sema::check_pragmas_applied() const {
+  for (const IdentifierPragma& p : identifier_pragmas_) {
+    if (script_identifiers_.count(p.name) || variable_index_[int(VarScope::Global)].count(p.name)) continue;
+    if (inlines_.count(p.name))
+      fail(p.loc, ErrTag::D_PRAGMA_SCOPE, "#pragma " + p.directive + " cannot modify entity defined outside program scope");
+    fail(p.loc, ErrTag::D_PRAGMA_UNUSED, "unused #pragma " + p.directive);
+  }
 }
 
 const Type* Sema::resolve_spec(const DeclSpec& spec) {
@@ -398,6 +481,11 @@ void Sema::declaration(DeclarationSyntax& decl) {
         fail(d.loc, ErrTag::D_DECL_IDENT, "function " + d.name + " cannot be declared as a variable");
       continue;
     }
+    if (d.name.starts_with('`'))
+      fail(d.loc, ErrTag::D_DECL_SCOPE, "D scoping operator may not be used in a declaration name");
+    const bool global = decl.spec.storage == Storage::None || decl.spec.storage == Storage::Inline ||
+                        decl.spec.storage == Storage::Extern;
+    if (global && !decl.from_library) script_identifiers_.insert(d.name);
     switch (decl.spec.storage) {
       case Storage::Static:  // a static prototype is an extern one, as in DTrace, and stopped above
         fail(decl.spec.loc, ErrTag::D_DECL_BADCLASS, "the storage class static is not appropriate in D");
@@ -498,6 +586,7 @@ void Sema::define_inline_function(const Declarator& d, const Type* type, ExprPtr
 }
 
 void Sema::translator(TranslatorSyntax& syntax) {
+  if (!syntax.from_library) script_identifiers_.insert("translator");
   auto t = std::make_unique<Translator>();
   t->output = resolve_type_name(*syntax.output);
   if (!t->output->is_record() || t->output->btf_id)

@@ -32,6 +32,7 @@ struct FrontendOptions {
   std::vector<std::string> cpp_args;    // -D/-U/-I exactly as given, e.g. "-DFOO=1"
   long target_pid = 0;                  // $target (0 when none)
   bool destructive = false;             // -w: allows system(), raise()
+  bool compile_only = false;            // -e: as DTrace, destructive actions are refused only when enabled
   bool allow_zero_matches = false;      // -Z: a description matching no probe is not an error
   abi::Options cli_options;             // -x name[=value], already checked; they override pragmas
   bool stamp_records = false;           // dsched timeline: each record says when and where it fired

@@ -29,6 +29,7 @@ class Lexer {
   Parser::symbol_type punctuation(int token, SourceRange loc);
   bool skip_space_and_comments();  // false at end of input
   bool predicate_ends_here() const;
+  bool follows_member_access(const char* p) const;  // after "." or "->": a member's name
   int escape(const char** cursor, SourceRange at);
   SourceRange range(const char* begin, const char* end);
   SourceRange extend(SourceRange start);  // the current token from `start` to the cursor

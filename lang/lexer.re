@@ -56,6 +56,14 @@ std::optional<Token> keyword(const char* cursor) {
   */
 }
 
+// Words D's grammar reserves without using them (C's statements, and DTrace's own).
+bool is_reserved_word(const std::string& word) {
+  static const std::set<std::string> reserved = {
+      "auto",    "break",  "case",     "continue", "counter", "default", "do",       "for",    "goto",
+      "import",  "probe",  "provider", "register", "restrict", "return", "switch",   "userland", "while"};
+  return reserved.count(word) > 0;
+}
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Keywords that begin a declaration between clauses.
@@ -215,6 +223,11 @@ Parser::symbol_type Lexer::top_token() {
   }
 }
 
+bool Lexer::follows_member_access(const char* p) const {
+  while (p > text_.data() && is_space(p[-1])) --p;
+  return p > text_.data() && (p[-1] == '.' || (p[-1] == '>' && p - 1 > text_.data() && p[-2] == '-'));
+}
+
 bool Lexer::predicate_ends_here() const {
   // A "/" at nesting level 0 closes the predicate when a body, the end, or ";" follows.
   const char* p = cursor_;
@@ -261,7 +274,13 @@ Parser::symbol_type Lexer::code_token() {
     integer = ([1-9][0-9]* | "0" [0-7]* | "0" [xX] [0-9a-fA-F]+) [uUlL]*;
 
     $ { at_end_ = true; return Parser::make_END_OF_INPUT(range(limit_, limit_)); }
-    ident { return identifier(std::string(start, cursor_), loc()); }
+    ident {
+      std::string word(start, cursor_);
+      // D reserves these for statements it does not have; after -> or . they name a member.
+      if (is_reserved_word(word) && !follows_member_access(start))
+        fail(loc(), ErrTag::D_SYNTAX, "syntax error near \"" + word + "\": " + word + " is a reserved word");
+      return identifier(std::move(word), loc());
+    }
     ident? "`" ident {  // a kernel symbol, with or without its module: `max_pfn, vmlinux`max_pfn
       const char* quote = static_cast<const char*>(memchr(start, '`', size_t(cursor_ - start)));
       return Parser::make_IDENT(std::string(quote, cursor_), loc());
@@ -358,17 +377,18 @@ int Lexer::escape(const char** cursor, SourceRange at) {
         ++p;
         ++digits;
       }
-      if (digits == 0) fail(at, ErrTag::D_SYNTAX, "\\x used with no following hex digits");
-      break;
+      break;  // \x without digits is 0, as DTrace reads it
     }
     default:
       if (c >= '0' && c <= '7') {
         value = c - '0';
         for (int i = 0; i < 2 && p < limit_ && *p >= '0' && *p <= '7'; ++i) value = value * 8 + (*p++ - '0');
-        if (value > 0xff) fail(at, ErrTag::D_SYNTAX, "octal escape sequence out of range");
+        value &= 0xff;  // \400 is a char, as in DTrace
         break;
       }
-      fail(at, ErrTag::D_SYNTAX, "invalid escape sequence \\" + printable(std::string(1, c)));
+      // DTrace keeps an escape it does not know as written: the backslash, then the character.
+      value = '\\';
+      --p;
   }
   *cursor = p;
   return value;
@@ -450,7 +470,9 @@ std::optional<IntToken> integer_constant(std::string_view text, SourceRange loc)
   int u = 0, l = 0;
   for (char c : suffix) (c == 'u' || c == 'U') ? ++u : ++l;
   const std::string spelled(text);
-  if (u > 1 || l > 2) fail(loc, ErrTag::D_SYNTAX, "invalid integer suffix " + suffix);
+  // As DTrace's lexer reads them: an optional u first, then at most two l.
+  const bool u_first = !u || suffix[0] == 'u' || suffix[0] == 'U';
+  if (u > 1 || l > 2 || !u_first) fail(loc, ErrTag::D_SYNTAX, "invalid integer suffix " + suffix);
   if (overflow) fail(loc, ErrTag::D_INT_OFLOW, "integer constant " + spelled + " is too large");
   uint64_t v = uint64_t(value);
   IntToken token;

@@ -47,6 +47,7 @@ bool parse_line_marker(std::string_view line, uint32_t* number, std::optional<st
   while (i < line.size() && line[i] >= '0' && line[i] <= '9') n = n * 10 + uint32_t(line[i++] - '0');
   skip_blanks();
   file->reset();
+  if (i < line.size() && line[i] != '"' && line[i] != '\r') return false;  // `#line 10 foo` is malformed
   if (i < line.size() && line[i] == '"') {
     file->emplace();
     for (++i; i < line.size() && line[i] != '"'; ++i) {

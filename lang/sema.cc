@@ -34,6 +34,7 @@ void Sema::run() {
     }
   }
   check_arguments_referenced();
+  check_pragmas_applied();
 }
 
 // As DTrace: an argument the script never reads is most likely a mistake in how it was run,

@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <string>
@@ -60,6 +61,7 @@ class Sema : public Checker {
   void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) override {
     check_scalar(e, std::string(context).c_str(), tag);
   }
+  void pointer(ExprPtr& e, std::string_view context) override { check_pointer(e, std::string(context).c_str()); }
   void string(ExprPtr& e, std::string_view context) override { check_string(e, std::string(context).c_str()); }
   void to_string(ExprPtr& e) override;
   int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) override {
@@ -73,6 +75,8 @@ class Sema : public Checker {
   void declare_builtin_types();
   void pragma(const PragmaSyntax& pragma);
   void depends_on(const PragmaSyntax& pragma, const std::vector<std::string>& words);
+  void identifier_pragma(const PragmaSyntax& pragma, const std::vector<std::string>& words);
+  void check_pragmas_applied() const;
   void declaration(DeclarationSyntax& decl);
   void define_inline_function(const Declarator& d, const Type* type, ExprPtr value);
   void translator(TranslatorSyntax& syntax);
@@ -118,6 +122,7 @@ class Sema : public Checker {
   void check_condition(ExprPtr& e, const char* context, ErrTag tag = ErrTag::D_OP_SCALAR);
   // An array in kernel memory used as a value is the address of its first element, as in C.
   void decay(ExprPtr& e);
+  void check_pointer(ExprPtr& e, const char* context);
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
   void check_key(ExprPtr& e);             // associative array or aggregation key
   void check_ident(ExprPtr& e);
@@ -181,6 +186,13 @@ class Sema : public Checker {
   std::map<std::string, const Type*> enums_;
   std::map<std::string, std::pair<int64_t, const Type*>> enum_constants_;
   std::map<std::string, InlineDefinition> inlines_;
+  std::set<std::string> script_identifiers_;  // globals and inlines the script itself declares
+  struct IdentifierPragma {
+    std::string directive;  // attributes or binding
+    std::string name;
+    SourceRange loc;
+  };
+  std::vector<IdentifierPragma> identifier_pragmas_;  // each must name an identifier of the script
   std::map<std::string, ExprPtr> externs_;  // extern kernel variables: *(type *)address
   std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<bool> arguments_referenced_;  // by macro-argument number ($1 is [1]); all for $#

@@ -77,6 +77,13 @@ void Sema::check_condition(ExprPtr& e, const char* context, ErrTag tag) {
     fail(e->loc, tag, std::string(context) + " must be an integer or a pointer, not " + describe(e->type));
 }
 
+void Sema::check_pointer(ExprPtr& e, const char* context) {
+  check_value(e);
+  decay(e);
+  if (e->type->is_pointer() || (e->kind == ExprKind::IntLiteral && e->value == 0)) return;
+  fail(e->loc, ErrTag::D_PROTO_ARG, std::string(context) + " must be a pointer, not " + describe(e->type));
+}
+
 void Sema::check_string(ExprPtr& e, const char* context) {
   check_value(e);
   if (e->type->is_char_sequence()) to_string(e);
@@ -588,6 +595,12 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     case ExprKind::Ident: {
       const std::string& name = target->text;
       if (is_reserved_variable_name(name)) fail(target->loc, ErrTag::D_OP_WRITE, "cannot assign to built-in variable " + name);
+      if (name.starts_with('`')) {
+        std::string error;
+        if (!kernel_symbol(name.substr(1), &error))
+          fail(target->loc, ErrTag::D_IDENT_UNDEF, "failed to resolve " + name + ": Unknown variable name");
+        fail(target->loc, ErrTag::D_OP_WRITE, "kernel symbol " + name + " cannot be assigned");
+      }
       if (is_bound(bindings_, name) || inlines_.count(name) || enum_constants_.count(name))
         fail(target->loc, ErrTag::D_OP_WRITE, name + " is a constant and cannot be assigned");
       if (externs_.count(name)) fail(target->loc, ErrTag::D_OP_WRITE, "kernel variable " + name + " cannot be assigned");

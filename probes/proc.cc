@@ -1,11 +1,14 @@
 // proc provider: process and thread life cycle, typed as in DTrace's documentation.
 //   create, lwp-create   tp_btf/sched_process_fork(parent, child): a new process / a new thread
 //   exec-success         tp_btf/sched_process_exec(task, old_pid, bprm)
-//   exit, lwp-exit       tp_btf/sched_process_exit(task, ...): the last thread / any other thread
-//   start, lwp-start     the new task's first sched_switch onto a CPU (marked at fork), in its context
-//   signal-send          tp_btf/signal_generate(sig, info, task, group, result)
+//   exit, lwp-exit       tp_btf/sched_process_exit(task, ...): the last thread / every thread
+//   start, lwp-start     the new task's first sched_switch onto a CPU (marked at fork), in its context:
+//                        start for a process, then lwp-start for every new thread, the first included
+//   signal-send          tp_btf/signal_generate(sig, info, task, group, result), when the signal is
+//                        queued (result TRACE_SIGNAL_DELIVERED or TRACE_SIGNAL_LOSE_INFO)
 //   signal-discard       the same, when the target ignores the signal (result TRACE_SIGNAL_IGNORED)
-//   signal-handle        tp_btf/signal_deliver(sig, info, ka): a handler is about to run, in its thread
+//   signal-handle        tp_btf/signal_deliver(sig, info, ka): the signal's action (a handler, or the
+//                        default) is about to be taken, in its thread
 #include <linux/bpf.h>
 
 #include "lang/codegen/exprs.h"
@@ -68,8 +71,8 @@ class ExitHook : public codegen::Hook {
   llvm::Value* guard(Lowering& l) const override {
     // The process is gone when its last thread exits: no live threads remain in its signal struct.
     llvm::Value* live = task_field(l, tracepoint_arg(l, 0), {"signal", "live"});
-    llvm::Value* last = l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(live, l.ir.const64(0xffffffff)), l.ir.const64(0));
-    return l.firing.probe().name == "exit" ? last : l.ir.b().CreateNot(last);
+    if (l.firing.probe().name == "lwp-exit") return nullptr;  // as in DTrace, the last thread too
+    return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(live, l.ir.const64(0xffffffff)), l.ir.const64(0));
   }
 };
 
@@ -84,18 +87,33 @@ class SignalHook : public codegen::Hook {
     return signal_number(l);
   }
   llvm::Value* guard(Lowering& l) const override {
-    if (l.firing.probe().name != "signal-discard") return nullptr;
-    constexpr int64_t kIgnored = 1;  // TRACE_SIGNAL_IGNORED
-    return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(tracepoint_arg(l, 4), l.ir.const64(0xffffffff)),
-                                 l.ir.const64(kIgnored));
+    auto& b = l.ir.b();
+    // enum trace_signal_result: a signal ignored, already pending or without room is not sent.
+    constexpr int64_t kDelivered = 0, kIgnored = 1, kLoseInfo = 4;
+    llvm::Value* result = b.CreateAnd(tracepoint_arg(l, 4), l.ir.const64(0xffffffff));
+    if (l.firing.probe().name == "signal-discard") return b.CreateICmpEQ(result, l.ir.const64(kIgnored));
+    return b.CreateOr(b.CreateICmpEQ(result, l.ir.const64(kDelivered)), b.CreateICmpEQ(result, l.ir.const64(kLoseInfo)));
   }
 };
+
+// A thread killed with its process reports SIGKILL; the signal that ended the process is in
+// signal->group_exit_code, and DTrace reports that one.
+llvm::Value* delivered_signal(Lowering& l) {
+  auto& b = l.ir.b();
+  constexpr int64_t kSigkill = 9;
+  llvm::Value* signal = signal_number(l);
+  llvm::Value* fatal =
+      b.CreateAnd(task_field(l, l.firing.context_task(), {"signal", "group_exit_code"}), l.ir.const64(0x7f));
+  llvm::Value* group_kill =
+      b.CreateAnd(b.CreateICmpEQ(signal, l.ir.const64(kSigkill)), b.CreateICmpNE(fatal, l.ir.const64(0)));
+  return b.CreateSelect(group_kill, fatal, signal);
+}
 
 class SignalHandleHook : public codegen::Hook {
  public:
   std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/signal_deliver"}; }
   llvm::Value* arg(Lowering& l, int index) const override {
-    if (index == 0) return signal_number(l);
+    if (index == 0) return delivered_signal(l);
     if (index == 1) return tracepoint_arg(l, 1);  // the siginfo
     return l.exprs.kernel_field(tracepoint_arg(l, 2), "k_sigaction", {"sa", "sa_handler"});
   }
@@ -130,10 +148,11 @@ class StartHook : public codegen::Hook {
       llvm::Value* word = b.CreateIntToPtr(slot, ir.ptr());
       llvm::Value* mark = b.CreateLoad(ir.i64(), word);
       b.CreateStore(ir.const64(0), word);
-      for (const lang::Probe* probe : probes) {
-        int64_t wanted = probe->name == "lwp-start" ? 2 : 1;
-        ir.when(b.CreateICmpEQ(mark, ir.const64(wanted)), [&] { l.programs.fire(*probe); });
-      }
+      // start, then lwp-start (a process's first thread is a new thread too).
+      for (const lang::Probe* probe : probes)
+        if (probe->name == "start") ir.when(b.CreateICmpEQ(mark, ir.const64(1)), [&] { l.programs.fire(*probe); });
+      for (const lang::Probe* probe : probes)
+        if (probe->name == "lwp-start") ir.when(b.CreateICmpNE(mark, ir.const64(0)), [&] { l.programs.fire(*probe); });
     });
   }
 };

@@ -175,6 +175,7 @@ bool frontend_options(const Invocation& inv, lang::FrontendOptions& options, std
   options.preprocess = inv.preprocess;
   options.cpp_args = inv.cpp_args;
   options.destructive = inv.destructive;
+  options.compile_only = inv.mode == Invocation::Mode::CompileOnly;
   options.allow_zero_matches = inv.allow_zero_matches;
   options.cli_options = inv.options;
   // Each probe's attachment is at least one file descriptor (main raised the soft limit to the

@@ -35,9 +35,12 @@ typedef struct bufinfo {
  */
 inline struct block_device *__request_device[struct request *R] = R->part != NULL ? R->part : R->q->disk->part0;
 
-/* REQ_OP_* in the low byte of cmd_flags: odd operations write (op_is_write). */
+/*
+ * REQ_OP_* in the low byte of cmd_flags: odd operations write (op_is_write), and a cache flush
+ * (REQ_OP_FLUSH, 2) goes to the device as the writes it completes do.
+ */
 translator bufinfo_t < struct request *R > {
-  b_flags = (R->cmd_flags & 1) ? B_WRITE : B_READ;
+  b_flags = ((R->cmd_flags & 1) || (R->cmd_flags & 0xff) == 2) ? B_WRITE : B_READ;
   b_bcount = R->__data_len;
   b_blkno = R->__sector;
   b_lblkno = R->__sector;

@@ -39,3 +39,14 @@ inline int SIGPWR = 30;
 inline int SIGSYS = 31;
 inline int SIGRTMIN = 32;
 inline int SIGRTMAX = 64;
+
+/*
+ * How a child ended or changed state (siginfo's si_code for SIGCHLD): proc:::exit's args[0] is
+ * CLD_EXITED, CLD_KILLED or CLD_DUMPED.
+ */
+inline int CLD_EXITED = 1;
+inline int CLD_KILLED = 2;
+inline int CLD_DUMPED = 3;
+inline int CLD_TRAPPED = 4;
+inline int CLD_STOPPED = 5;
+inline int CLD_CONTINUED = 6;

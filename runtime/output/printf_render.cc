@@ -49,15 +49,10 @@ std::string render_integer(const Conversion& conv, const std::string& prefix, co
   const bool as_signed = spec == 'd' || spec == 'i';
   const std::string s(1, spec);
   switch (conv.length) {
-    case Length::hh:
-      return cformat((prefix + "hh" + s).c_str(), int(v.bits));
     case Length::h:
       return cformat((prefix + "h" + s).c_str(), int(v.bits));
     case Length::l:
     case Length::ll:
-    case Length::z:
-    case Length::j:
-    case Length::t:
       return cformat((prefix + "ll" + s).c_str(), (long long)v.bits);
     default:
       break;

@@ -46,7 +46,7 @@ for action in breakpoint panic; do
   err=$("$dsched" -w -e -n "BEGIN { $action(); }" 2>&1 >/dev/null)
   grep -q "$action() is not supported on Linux" <<<"$err" || fail "$action(): $err"
 done
-err=$("$dsched" -e -n 'BEGIN { chill(1); }' 2>&1 >/dev/null)
+err=$("$dsched" -n 'BEGIN { chill(1); }' 2>&1 >/dev/null)
 grep -q 'destructive' <<<"$err" || fail "chill() without -w: $err"
 
 finish

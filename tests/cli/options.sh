@@ -98,7 +98,7 @@ out=$("$dsched" -qw -n "BEGIN { printf(\"one\\n\"); freopen(\"$dir/%s.out\", \"r
                        freopen(\"\"); printf(\"three\\n\"); exit(0); }" 2>/dev/null)
 [ "$out" = "$(printf 'one\nthree')" ] || fail "freopen(): the standard output holds: $out"
 [ "$(cat "$dir/reopened.out" 2>/dev/null)" = two ] || fail "freopen(): the file holds: $(cat "$dir/reopened.out" 2>/dev/null)"
-err=$("$dsched" -q -e -n 'BEGIN { freopen("/tmp/x"); }' 2>&1 >/dev/null)
+err=$("$dsched" -q -n 'BEGIN { freopen("/tmp/x"); }' 2>&1 >/dev/null)
 grep -q 'destructive' <<<"$err" || fail "freopen() without -w: $err"
 
 # A 16 KB buffer wraps over and over under 3000 records of 270 bytes: the records that run past its

@@ -172,14 +172,17 @@ TEST_CASE("io:::start and io:::done: direct writes to a loop device the test mak
 TEST_CASE("io: a cache flush, which has no partition, is for its whole disk") {
   // dd's fsync() writes the block and then flushes the disk's cache with a request of no bytes.
   const std::string file = "/var/tmp/dsched-io-flush";
-  RunResult run = run_dsched({"-qn", "io:::start /args[0]->b_bcount == 0/ { @[args[1]->dev_name == args[1]->dev_statname] = count(); }",
+  RunResult run = run_dsched({"-qn", "io:::start /args[0]->b_bcount == 0/ { printf(\"flush %d %s\\n\","
+                              " args[1]->dev_name == args[1]->dev_statname, args[0]->b_flags & B_WRITE ? \"W\" : \"R\"); }",
                               "-c", "dd if=/dev/zero of=" + file + " bs=4k count=1 conv=fsync status=none"});
   unlink(file.c_str());
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
   CHECK(run.err.find("error on enabled probe") == std::string::npos);
-  // A disk without a write cache needs no flush; where one is sent, it names the disk itself.
-  if (!run.out.empty()) CHECK(run.out.find("        0 ") == std::string::npos);
+  // A disk without a write cache needs no flush; where one is sent, it names the disk itself and
+  // goes out as the writes it completes do.
+  CHECK(run.out.find("flush 0") == std::string::npos);
+  CHECK(run.out.find(" R\n") == std::string::npos);
   CHECK(leftover_programs().empty());
 }
 

@@ -2,6 +2,7 @@
 // against what the kernel counted for workload threads; the proc provider's life-cycle probes on a
 // workload process; and the sched probes Linux has no hook for.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <csignal>
 #include <map>
@@ -135,10 +136,11 @@ TEST_CASE("proc provider: the life cycle of a workload process") {
       {"create", "proc:::create /W && args[0]->pr_pid == W/ { @[\"create\", pid] = count(); }"},
       {"start", "proc:::start /W && pid == W/ { @[\"start\", tid == W] = count(); }"},
       {"lwp-create", "proc:::lwp-create /W && pid == W/ { @[\"lwp-create\", args[0]->pr_lwpid != W] = count(); }"},
-      {"lwp-start", "proc:::lwp-start /W && pid == W/ { @[\"lwp-start\", tid != W] = count(); }"},
-      {"lwp-exit", "proc:::lwp-exit /W && pid == W/ { @[\"lwp-exit\", tid != W] = count(); }"},
+      {"lwp-start", "proc:::lwp-start /W && pid == W/ { @[\"lwp-start\", 1] = count(); }"},
+      {"lwp-exit", "proc:::lwp-exit /W && pid == W/ { @[\"lwp-exit\", 1] = count(); }"},
       {"exit", "proc:::exit /W && pid == W/ { @[\"exit\", args[0]] = count(); }"},
-      {"signal-send", "proc:::signal-send /W && pid == W && args[1]->pr_pid == " + self +
+      // SIGCHLD is sent, or discarded if this process ignores it: one of the two, never both.
+      {"signal-send", "proc:::signal-send,proc:::signal-discard /W && pid == W && args[1]->pr_pid == " + self +
                           "/ { @[\"signal-send\", args[2]] = count(); }"},
   };
   // What each clause must count: probe -> (second key, count).
@@ -146,8 +148,8 @@ TEST_CASE("proc provider: the life cycle of a workload process") {
       {"create", {self, 1}},      // forked by this test process
       {"start", {"1", 1}},        // in the new process's own first thread
       {"lwp-create", {"1", 2}},   // its two workload threads
-      {"lwp-start", {"1", 2}},    //
-      {"lwp-exit", {"1", 2}},     // both end before the process
+      {"lwp-start", {"1", 3}},    // its first thread, then the two
+      {"lwp-exit", {"1", 3}},     // all three, the last with the process
       {"exit", {"1", 1}},         // CLD_EXITED: it returns normally
       {"signal-send", {"17", 1}}, // SIGCHLD to this test process, sent as it exits
   };
@@ -228,12 +230,22 @@ TEST_CASE("proc provider: a signal caught by a handler, and one the process igno
     child_must(raise(SIGUSR1) == 0);
     child_must(signal(SIGUSR2, SIG_IGN) != SIG_ERR);
     child_must(raise(SIGUSR2) == 0);
+    // A process killed by SIGTERM: its thread takes the kill as SIGKILL, reported as SIGTERM.
+    pid_t victim = fork();
+    if (victim == 0) {
+      raise(SIGTERM);
+      _exit(1);
+    }
+    int status = 0;
+    child_must(waitpid(victim, &status, 0) == victim && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
   });
   RunResult run = window.close();
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
   CHECK(run.out.find("handle " + std::to_string(SIGUSR1) + " 1 1\n") != std::string::npos);
   CHECK(run.out.find("discard " + std::to_string(SIGUSR2) + " 1 1\n") != std::string::npos);
+  CHECK(run.out.find("handle " + std::to_string(SIGTERM) + " 0 1\n") != std::string::npos);
+  CHECK(run.out.find("handle " + std::to_string(SIGKILL)) == std::string::npos);
   // The caught signal is not discarded, and the ignored one has no handler to run.
   CHECK(run.out.find("discard " + std::to_string(SIGUSR1)) == std::string::npos);
   CHECK(run.out.find("handle " + std::to_string(SIGUSR2)) == std::string::npos);

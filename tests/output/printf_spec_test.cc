@@ -32,19 +32,19 @@ TEST_CASE("literal text and conversions are split in order") {
 }
 
 TEST_CASE("flags, star width and precision, and every length modifier") {
-  const ParseResult r = parse_format("%+ #0*.*x %'5.3d %?p %hhu %hd %lx %zu %jd %td %Lf %@d");
+  const ParseResult r = parse_format("%+ #0*.*x %'5.3d %?p %hu %hd %lx %llu %wc %lc %Lf %@d");
   REQUIRE(r.ok());
   const Conversion& x = conv_at(r.format, 0);
   CHECK((x.plus && x.space && x.alt && x.zero && x.width_from_arg && x.precision_from_arg));
   const Conversion& d = conv_at(r.format, 1);
   CHECK((d.group && d.width == 5 && d.precision == 3));
   CHECK(conv_at(r.format, 2).width == 16);
-  CHECK(conv_at(r.format, 3).length == Length::hh);
+  CHECK(conv_at(r.format, 3).length == Length::h);
   CHECK(conv_at(r.format, 4).length == Length::h);
   CHECK(conv_at(r.format, 5).length == Length::l);
-  CHECK(conv_at(r.format, 6).length == Length::z);
-  CHECK(conv_at(r.format, 7).length == Length::j);
-  CHECK(conv_at(r.format, 8).length == Length::t);
+  CHECK(conv_at(r.format, 6).length == Length::ll);
+  CHECK(conv_at(r.format, 7).length == Length::w);
+  CHECK(conv_at(r.format, 8).length == Length::l);
   CHECK(conv_at(r.format, 9).length == Length::L);
   CHECK(conv_at(r.format, 10).aggregation);
 }
@@ -67,6 +67,30 @@ TEST_CASE("malformed formats are rejected with DTrace's wording") {
   CHECK(parse_error("%hs") == "format conversion #1 is undefined: %hs");
   CHECK(parse_error("%Ld") == "format conversion #1 is undefined: %Ld");
   CHECK(parse_error("%llld") == "format conversion #1 is undefined: %llld");
+  // DTrace defines h, l, ll, L and w; not C's hh, z, j or t.
+  CHECK(parse_error("%hhd") == "format conversion #1 is undefined: %hhd");
+  CHECK(parse_error("%zu") == "format conversion #1 is undefined: %z");
+}
+
+TEST_CASE("a length modifier takes only the C type it names") {
+  auto fits = [](const char* format, ArgType arg) {
+    const ArgType args[] = {arg};
+    return !check_printf_args(parse_format(format).format, args).has_value();
+  };
+  CHECK(fits("%ld", ArgType::integer(8, true, "long")));
+  CHECK_FALSE(fits("%ld", ArgType::integer(4, true, "int")));
+  CHECK_FALSE(fits("%ld", ArgType::integer(8, false, "uint64_t")));
+  CHECK(fits("%lu", ArgType::integer(8, false, "uint64_t")));
+  CHECK(fits("%lx", ArgType::integer(8, true, "int64_t")));
+  CHECK(fits("%llx", ArgType::integer(8, false, "uint64_t")));
+  CHECK(fits("%hx", ArgType::integer(2, false, "uint16_t")));
+  CHECK_FALSE(fits("%hd", ArgType::integer(4, true, "int")));
+  CHECK(fits("%lc", ArgType::integer(4, true, "int")));
+  CHECK_FALSE(fits("%lc", ArgType::integer(1, true, "char")));
+  const ArgType one[] = {ArgType::integer(4, true, "int")};
+  auto err = check_printf_args(parse_format("%hx").format, one);
+  REQUIRE(err);
+  CHECK(err->message.find("prototype: short") != std::string::npos);
 }
 
 TEST_CASE("printf arguments are checked against the conversions") {

@@ -51,7 +51,9 @@ timeout 10 "$dsched" -e -n 'profile-5000 { @ = count(); }' 2>"$err" || fail "pro
 expect 1 "dsched: invalid probe specifier BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }: ctprof_snapshot() is a destructive action: run with -w or #pragma D option destructive
   --> <command line>:1:9
  1 | BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }
-   |         ^" -e -n "BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }"
+   |         ^" -n "BEGIN { ctprof_snapshot(\"$work/x.ctprof\"); exit(0); }"
+# As dtrace -e, compiling alone does not ask for the permission: enabling does.
+timeout 10 "$dsched" -e -n 'BEGIN { system("true"); }' 2>"$err" || fail "-e refused a destructive action: $(cat "$err")"
 
 only_as_root "the cases below load programs"
 

@@ -25,7 +25,7 @@ class UserWrite : public NamedFunction {
     if (text_)
       check_string_arg(c, *call, 0);
     else
-      c.scalar(call->operands[0], call->text + "() source");
+      c.pointer(call->operands[0], call->text + "() source");
     c.scalar(call->operands[1], call->text + "() destination");
     check_integer_arg(c, *call, 2, text_ ? "the most bytes" : "the size");
     set_void(c, *call);

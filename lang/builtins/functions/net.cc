@@ -173,7 +173,7 @@ class AddressFunction : public Subroutine {
 
   void check(Checker& c, ExprPtr& call) const override {
     if (selector_) check_integer_arg(c, *call, 0, "the address type");
-    c.scalar(call->operands[selector_ ? 1 : 0], call->text + "() address");
+    c.pointer(call->operands[selector_ ? 1 : 0], call->text + "() address");
     call->type = c.types().string_type();
   }
 

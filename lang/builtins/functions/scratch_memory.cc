@@ -45,8 +45,12 @@ class ScratchCopy : public Subroutine {
       : Subroutine(name, {3, 3}), at_(at), read_helper_(read_helper) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.scalar(call->operands[at_.source], call->text + "() source");
-    c.scalar(call->operands[at_.dest], call->text + "() destination");
+    // bcopy's source is a kernel pointer; copyinto's a user address, an integer.
+    if (read_helper_ == BPF_FUNC_probe_read_kernel)
+      c.pointer(call->operands[at_.source], call->text + "() source");
+    else
+      c.scalar(call->operands[at_.source], call->text + "() source");
+    c.pointer(call->operands[at_.dest], call->text + "() destination");
     check_integer_arg(c, *call, at_.size, "the size");
     set_void(c, *call);
   }

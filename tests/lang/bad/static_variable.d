@@ -1,7 +1,7 @@
 /* D has no static storage class. */
-static int counter;
+static int hits;
 
 BEGIN
 {
-	counter = 1;
+	hits = 1;
 }

@@ -1,4 +1,0 @@
-BEGIN
-{
-  trace("a\qb");
-}

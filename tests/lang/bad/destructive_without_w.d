@@ -1,4 +1,0 @@
-BEGIN
-{
-  system("echo hi");
-}

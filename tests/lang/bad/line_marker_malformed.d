@@ -1,0 +1,2 @@
+#line 10 main
+BEGIN { }

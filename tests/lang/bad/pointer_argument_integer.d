@@ -1,0 +1,4 @@
+BEGIN
+{
+  trace(inet_ntoa(arg0));
+}

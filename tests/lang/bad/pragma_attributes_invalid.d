@@ -1,0 +1,2 @@
+#pragma D attributes Solid/Stable/Common x
+int x;

@@ -1,0 +1,4 @@
+BEGIN
+{
+  printf("%ld\n", 1);
+}

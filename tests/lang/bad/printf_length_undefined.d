@@ -1,0 +1,4 @@
+BEGIN
+{
+  printf("%hhd\n", 1);
+}

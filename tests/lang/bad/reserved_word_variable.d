@@ -1,0 +1,4 @@
+BEGIN
+{
+  probe = 1;
+}

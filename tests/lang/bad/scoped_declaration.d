@@ -1,0 +1,1 @@
+int vmlinux`max_pfn;
