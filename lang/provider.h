@@ -89,8 +89,6 @@ class Provider {
   // False when no probe of this provider can have this exact name (cheap: decides whether a
   // description without a provider needs the provider read).
   virtual bool could_name(std::string_view name) const { return true; }
-  // Whether the D variable errno has a value in this probe's clauses (a system call's return).
-  virtual bool observes_errno(const Probe& probe) const { return false; }
   // Providers whose probes live in processes (pid1234, myprov1234): the probes a description
   // names, made from the files of the processes it names. Empty with `error` set when the
   // description is this provider's but cannot be served (no such process, no such module...);

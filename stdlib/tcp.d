@@ -115,7 +115,6 @@ typedef struct tcpsinfo {
   int tcps_retransmit;          /* tcp:::send of a sequence number sent before */
   uint32_t tcps_rtt;            /* smoothed round-trip time, ms */
   uint32_t tcps_rtt_sd;         /* mean deviation of the round-trip time, ms */
-  uint32_t tcps_irs;            /* initial sequence number received (0 before any data) */
 } tcpsinfo_t;
 
 typedef struct tcplsinfo {
@@ -169,8 +168,6 @@ translator tcpsinfo_t < struct sock *S > {
       (int32_t)(ntohl(((struct tcphdr *)arg4)->seq) - ((struct tcp_sock *)S)->snd_nxt) < 0;
   tcps_rtt = S == NULL ? 0 : (((struct tcp_sock *)S)->srtt_us >> 3) / 1000;
   tcps_rtt_sd = S == NULL ? 0 : (((struct tcp_sock *)S)->mdev_us >> 2) / 1000;
-  tcps_irs = S == NULL || ((struct tcp_sock *)S)->bytes_received == 0 ? 0 :
-      ((struct tcp_sock *)S)->rcv_nxt - (uint32_t)((struct tcp_sock *)S)->bytes_received;
 };
 
 translator tcplsinfo_t < int S > {

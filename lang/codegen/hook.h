@@ -73,7 +73,7 @@ class Hook {
   virtual bool arg_is_btf(int index) const { return attach_kind() == abi::AttachPoint::Kind::Tracepoint; }
   // argN: by default args[N]'s native value as an integer, 0 past the probe's arguments.
   virtual llvm::Value* raw_arg(Lowering& l, int n) const;
-  // The value of the D variable errno, for probes whose provider observes_errno().
+  // The value of the D variable errno: 0 but where a system call returns.
   virtual llvm::Value* errno_value(Lowering& l) const;
   // i1 condition the probe fires under (preempt/sleep on sched_switch), or null: always.
   virtual llvm::Value* guard(Lowering& l) const { return nullptr; }

@@ -156,7 +156,6 @@ class SyscallProvider : public lang::Provider {
   std::string_view name() const override { return "syscall"; }
   bool read_from_kernel() const override { return true; }
   bool could_name(std::string_view name) const override { return name == "entry" || name == "return"; }
-  bool observes_errno(const lang::Probe& probe) const override { return probe.name == "return"; }
 
   std::vector<lang::Probe> probes() const override {
     std::string error;

@@ -109,8 +109,9 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       @requests[execname, args[4]->tcp_dport, args[3]->tcps_lport == args[4]->tcp_sport,
                 tcp_state_string[args[3]->tcps_state], args[4]->tcp_flags] = count(); }
     tcp:::connect-established /args[3]->tcps_rport == LISTEN_PORT/ {
-      printf("connected %s %d %s %d %s\n", args[3]->tcps_laddr, args[3]->tcps_lport, args[3]->tcps_raddr,
-             args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state]); }
+      printf("connected %s %d %s %d %s %d\n", args[3]->tcps_laddr, args[3]->tcps_lport, args[3]->tcps_raddr,
+             args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state],
+             args[3]->tcps_rtt < 1000 && args[3]->tcps_rtt_sd < 1000); }
     tcp:::accept-established /args[3]->tcps_lport == LISTEN_PORT/ {
       printf("accepted %s %d %s %d %s\n", args[3]->tcps_laddr, args[3]->tcps_lport, args[3]->tcps_raddr,
              args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state]); }
@@ -200,7 +201,7 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       {"dsched-net", closed, "1", "state-syn-sent", "2", "1"},
   }));
   CHECK(rows_tagged(run.out, "connected") ==
-        std::vector<std::vector<std::string>>{{"127.0.0.1", client, "127.0.0.1", port, "state-established"}});
+        std::vector<std::vector<std::string>>{{"127.0.0.1", client, "127.0.0.1", port, "state-established", "1"}});
   CHECK(rows_tagged(run.out, "accepted") ==
         std::vector<std::vector<std::string>>{{"127.0.0.1", port, "127.0.0.1", client, "state-established"}});
   CHECK(rows_tagged(run.out, "refused") ==

@@ -46,9 +46,9 @@ TEST_CASE("N reads on a pipe: N entries and N returns for the reader's pid, with
   CHECK(leftover_programs().empty());
 }
 
-TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missing file, errno 0 on success") {
+TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missing file, errno 0 on success and at entry") {
   TracedWindow window({"-qn",
-                       "syscall::openat:entry /execname == \"dsched-opener\"/ { printf(\"path %s\\n\", copyinstr(arg1)); }"
+                       "syscall::openat:entry /execname == \"dsched-opener\"/ { printf(\"path %s %d\\n\", copyinstr(arg1), errno); }"
                        " syscall::openat:return /execname == \"dsched-opener\"/ { printf(\"return %d %d\\n\", arg0, errno); }"});
   REQUIRE(window.is_open());
   run_named_child("dsched-opener", [] {
@@ -59,7 +59,8 @@ TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missin
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
   using Rows = std::vector<std::vector<std::string>>;
-  CHECK(rows_tagged(run.out, "path") == Rows{{"/nonexistent-dsched-dir/missing-file"}, {"/dev/null"}});
+  // errno is 0 where no call returns, also right after a failed call.
+  CHECK(rows_tagged(run.out, "path") == Rows{{"/nonexistent-dsched-dir/missing-file", "0"}, {"/dev/null", "0"}});
   Rows returns = rows_tagged(run.out, "return");
   REQUIRE(returns.size() == 2);
   CHECK(returns[0] == std::vector<std::string>{"-1", "2"});

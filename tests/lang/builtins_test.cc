@@ -206,7 +206,7 @@ const Case kCases[] = {
     {"caller", "BEGIN { @[func(caller)] = count(); }", "BEGIN { caller = 1; }", "cannot assign to built-in variable caller"},
     {"uregs", "syscall::read:entry { x = uregs[R_PC]; }", "BEGIN { x = uregs[R_GS]; }", "uregs[24]: Linux saves only R_R15 (0) to R_SS (20)"},
     {"ucaller", "BEGIN { @[usym(ucaller)] = count(); }", "BEGIN { ucaller++; }", "ucaller"},
-    {"errno", "syscall::read:return { x = errno; }", "BEGIN { x = errno; }", "errno has no value in dtrace:::BEGIN"},
+    {"errno", "BEGIN { x = errno; }", "BEGIN { errno = 1; }", "cannot assign to built-in variable errno"},
     {"arg0", "BEGIN { x = arg0; }", "BEGIN { arg0 = 1; }", "cannot assign to built-in variable arg0"},
     {"arg1", "BEGIN { x = arg1; }", "BEGIN { arg1 = 1; }", "cannot assign to built-in variable arg1"},
     {"arg2", "BEGIN { x = arg2; }", "BEGIN { arg2 = 1; }", "cannot assign to built-in variable arg2"},

@@ -1,4 +1,0 @@
-syscall::read:entry
-{
-  trace(errno);
-}
