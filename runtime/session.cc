@@ -191,6 +191,12 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
 
   int status = 0;
   if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
+    if (config.target) {
+      if (std::string failure = config.target->run_to_exec(); !failure.empty()) {
+        output.error(failure);
+        return 1;
+      }
+    }
     if (!object->attach(error)) {
       output.error(error);
       return 1;

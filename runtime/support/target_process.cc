@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -22,14 +23,20 @@ namespace {
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 
-// Whether execvp() would find `name`: a path, or an executable file in a $PATH directory.
-bool executable_exists(const std::string& name) {
-  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0;
+// The file execvp() would run for `name`: a path, or an executable file in a $PATH directory.
+// Found before the fork, so the traced child makes one exec, not one per $PATH directory.
+std::optional<std::string> executable_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    if (access(name.c_str(), X_OK) == 0) return name;
+    return std::nullopt;
+  }
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (access(((dir.empty() ? "." : dir) + "/" + name).c_str(), X_OK) == 0) return true;
-  return false;
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    std::string file = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(file.c_str(), X_OK) == 0) return file;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -45,7 +52,8 @@ std::unique_ptr<TargetProcess> TargetProcess::start_held(const std::string& comm
     error = "empty command for -c";
     return nullptr;
   }
-  if (!executable_exists(words[0])) {
+  std::optional<std::string> file = executable_path(words[0]);
+  if (!file) {
     error = "failed to execute " + words[0] + ": No such file or directory";
     return nullptr;
   }
@@ -68,7 +76,7 @@ std::unique_ptr<TargetProcess> TargetProcess::start_held(const std::string& comm
     std::vector<char*> argv;
     for (auto& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
+    execv(file->c_str(), argv.data());
     int err = errno;
     (void)!write(report[1], &err, sizeof err);
     _exit(127);
@@ -100,12 +108,27 @@ TargetProcess::~TargetProcess() {
 }
 
 std::string TargetProcess::release() {
-  if (stopped_at_entry_) {
+  if (traced_) {
+    traced_ = false;
     stopped_at_entry_ = false;
     ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
     return "";
   }
   return open_gate();
+}
+
+std::string TargetProcess::run_to_exec() {
+  if (gate_fd_ < 0 || !owned_) return "";
+  const std::string failed = "cannot run " + command_ + ": ";
+  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
+    return failed + std::strerror(errno);
+  if (std::string error = open_gate(); !error.empty()) return error;
+  int status = 0;
+  // The exec stops the child (PTRACE_EVENT_EXEC) before its first instruction.
+  if (waitpid(pid_, &status, 0) != pid_ || !WIFSTOPPED(status) || (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+    return failed + "it did not stop after exec";
+  traced_ = true;
+  return "";
 }
 
 std::string TargetProcess::open_gate() {
@@ -151,15 +174,10 @@ bool continue_to_trap(pid_t pid, int signal_to_deliver = 0) {
 }  // namespace
 
 std::string TargetProcess::run_to_entry() {
-  if (gate_fd_ < 0 || !owned_) return "";
+  if (stopped_at_entry_ || !owned_) return "";
+  if (std::string error = run_to_exec(); !error.empty()) return error;
+  if (!traced_) return "";  // released already
   const std::string failed = "cannot run " + command_ + " to its entry point: ";
-  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
-    return failed + std::strerror(errno);
-  if (std::string error = open_gate(); !error.empty()) return error;
-  int status = 0;
-  // The exec stops the child (PTRACE_EVENT_EXEC) before its first instruction.
-  if (waitpid(pid_, &status, 0) != pid_ || !WIFSTOPPED(status) || (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
-    return failed + "it did not stop after exec";
   uint64_t entry = entry_point(pid_);
   errno = 0;
   long original = entry ? ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(entry), nullptr) : -1;

@@ -1,5 +1,5 @@
-// The process named by -c (started by dsched, held before exec until tracing is enabled) or by -p
-// (followed); either way the run ends when it exits.
+// The process named by -c (started by dsched, held before exec, then stopped after it until tracing
+// is enabled) or by -p (followed); either way the run ends when it exits.
 #pragma once
 
 #include <memory>
@@ -11,13 +11,17 @@ namespace dsched {
 class TargetProcess {
  public:
   // Forks and prepares `command` (split on blanks, run through $PATH). The child waits before exec
-  // until release() so no event of it is missed. Returns null with error set on failure.
+  // until run_to_exec() or release(). Returns null with error set on failure.
   static std::unique_ptr<TargetProcess> start_held(const std::string& command, std::string& error);
   // Follows an existing process.
   static std::unique_ptr<TargetProcess> follow(pid_t pid, std::string& error);
   ~TargetProcess();  // kills and reaps a child that dsched started and that still runs
 
   pid_t pid() const { return pid_; }
+  // Lets a held child exec and stops it there, before the new program's first instruction, until
+  // release(): as DTrace's -c, what the child did before its exec is not traced. Returns an
+  // error message (the exec failed); nothing to do once done.
+  std::string run_to_exec();
   // Lets a held child exec and run up to its program's entry point, where the dynamic linker has
   // loaded its libraries, and stops it there until release() (DTrace's pid provider finds the
   // child's modules at this point). Returns an error message; nothing to do once released.
@@ -44,7 +48,8 @@ class TargetProcess {
   int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released
   int report_fd_;  // read end of the pipe carrying the child's exec errno; EOF on success
   bool owned_;
-  bool stopped_at_entry_ = false;  // traced, stopped at its entry point by run_to_entry()
+  bool traced_ = false;            // traced and stopped, after exec or at its entry point
+  bool stopped_at_entry_ = false;  // stopped at its entry point by run_to_entry()
   std::string command_;  // what -c runs, for messages
   bool reaped_ = false;
   int status_ = 0;

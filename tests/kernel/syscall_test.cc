@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <functional>
 #include <sstream>
 
@@ -66,6 +67,49 @@ TEST_CASE("openat: the path through copyinstr(arg1), -1 and errno 2 for a missin
   CHECK(returns[0] == std::vector<std::string>{"-1", "2"});
   CHECK(std::stol(returns[1].at(0)) >= 0);  // a descriptor
   CHECK(returns[1].at(1) == "0");
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("vtimestamp advances while a thread runs between two calls, and no faster than timestamp") {
+  // The kernel adds to a thread's run time only at ticks and switches: 300 us of spinning fall
+  // between two ticks most of the time, and vtimestamp must still count them. The workload is a
+  // new process: its run time reads 0 until its first tick.
+  constexpr int kCalls = 40;
+  TempScript script(
+      "self uint64_t v, t;\n"
+      "syscall::getppid:entry /execname == \"dsched-vspin\" && self->t/ {"
+      " printf(\"delta %d %d\\n\", vtimestamp - self->v, timestamp - self->t); }\n"
+      "syscall::getppid:entry /execname == \"dsched-vspin\"/ { self->v = vtimestamp; self->t = timestamp; }\n");
+  TracedWindow window({"-qs", script.path()});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-vspin", [] {
+    for (int i = 0; i < kCalls; ++i) {
+      syscall(SYS_getppid);
+      timespec start{}, now{};
+      clock_gettime(CLOCK_MONOTONIC, &start);
+      do clock_gettime(CLOCK_MONOTONIC, &now);
+      while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 300000);
+    }
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  auto rows = rows_tagged(run.out, "delta");
+  REQUIRE(rows.size() == kCalls - 1);
+  long advanced = 0, on_cpu = 0, elapsed = 0;
+  for (const auto& row : rows) {
+    long v = std::stol(row.at(0)), t = std::stol(row.at(1));
+    advanced += v > 0;
+    on_cpu += v;
+    elapsed += t;
+  }
+  // Where the kernel's sum catches up with what vtimestamp had counted (it leaves out stolen and
+  // interrupt time) an interval may read 0; most advance.
+  CHECK(advanced * 10 >= (kCalls - 1) * 9);
+  // A busy thread runs most of the time even on a busy machine, and never longer than it took:
+  // a new sum may bring up to a tick the last anchor had not counted (10 ms at HZ=100).
+  CHECK(on_cpu * 4 >= elapsed);
+  CHECK(on_cpu <= elapsed + 10000000);
   CHECK(leftover_programs().empty());
 }
 

@@ -1,6 +1,6 @@
 // dsched running a script over a window the test controls, and what workloads did inside it.
 // dsched starts with `-c sleep ...`, a command it releases only once every probe is attached: the
-// window is open as soon as that command runs. Closing ends the command; dsched then detaches, runs
+// window is open as soon as that command sleeps, no longer stopped. Closing ends the command; dsched then detaches, runs
 // END and prints its aggregations, as when the traced command of `dsched -c` exits.
 #pragma once
 
@@ -67,13 +67,17 @@ class TracedWindow {
     size_t paren = stat.rfind(')');
     return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
   }
-  // dsched's child once it has become the command (it is dsched itself until released).
+  // dsched's child once it runs the command: it is dsched itself until its exec, then stopped
+  // (traced) until every probe is attached; released, it sleeps.
   pid_t running_command() const {
     std::string dir = "/proc/" + std::to_string(run_.pid());
     std::string children = first_line(dir + "/task/" + std::to_string(run_.pid()) + "/children");
     pid_t child = children.empty() ? -1 : std::stoi(children);
-    if (child > 0 && first_line("/proc/" + std::to_string(child) + "/comm") == kCommandName) return child;
-    return -1;
+    if (child <= 0 || first_line("/proc/" + std::to_string(child) + "/comm") != kCommandName) return -1;
+    std::string stat = first_line("/proc/" + std::to_string(child) + "/stat");
+    size_t paren = stat.rfind(')');
+    const bool sleeping = paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'S';
+    return sleeping ? child : -1;
   }
 
   RunningDsched run_;
