@@ -22,6 +22,14 @@ struct CompileError : std::runtime_error {
   throw CompileError(where, tag, message);
 }
 
+// A stack or symbol (stack(), sym(), uaddr()...) exists only where DTrace's actions record it, as
+// a statement or an aggregation key: as the value of trace() or printf() DTrace's code generator
+// refuses the call.
+[[noreturn]] inline void fail_action_value(const Expr& e) {
+  fail(e.loc, ErrTag::D_CG_EXPR,
+       "action " + e.text + "( ) may not be called from a D expression (D program context required)");
+}
+
 struct SourceView {
   std::string display_name;
   const std::string* text;

@@ -40,7 +40,7 @@ printf_spec::ArgType Sema::format_arg_type(const Type* t) {
   switch (t->kind) {
     case TypeKind::String: return ArgType::string(type_name(t));
     case TypeKind::Pointer: return ArgType::pointer(type_name(t));
-    case TypeKind::Stack: return ArgType::stack();
+    case TypeKind::Stack: return ArgType::stack();  // a printa key
     case TypeKind::Symbol:
       return ArgType::integer(unsigned(t->size), false, type_name(t));
     case TypeKind::Integer: return ArgType::integer(unsigned(t->size), t->is_signed, type_name(t));
@@ -61,6 +61,7 @@ void Sema::format(Expr& call, size_t format_index, const Aggregation* printa_tar
   } else {
     std::vector<printf_spec::ArgType> args;
     for (size_t i = format_index + 1; i < call.operands.size(); ++i) {
+      if (call.operand(i)->type->is_address()) fail_action_value(*call.operand(i));
       if (call.operand(i)->type->is_array() && call.operand(i)->type->is_char_sequence())
         to_string(call.operands[i]);
       decay(call.operands[i]);

@@ -108,7 +108,7 @@ void Sema::check_pointer_step(const Type* pointer, SourceRange where) {
 // Stacks and symbols exist only in records and aggregation keys, where user space names them.
 static std::string address_misuse(const Type* type) {
   return std::string(type->kind == TypeKind::Stack ? "a stack (stack(), ustack())" : "a symbol (sym(), mod(), usym()...)") +
-         " can only be traced, printed or used as an aggregation key";
+         " can only be a statement of its own or an aggregation key";
 }
 
 void Sema::check_key(ExprPtr& e) {

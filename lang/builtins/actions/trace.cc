@@ -19,6 +19,7 @@ class Trace : public Action {
   void check(Checker& c, ExprPtr& call) const override {
     ExprPtr& arg = call->operands[0];
     c.value(arg, ErrTag::D_TRACE_VOID);
+    if (arg->type->is_address()) fail_action_value(*arg);
     if (arg->type->is_char_sequence() && arg->type->is_array()) c.to_string(arg);
     if (arg->type->kind == TypeKind::Float)
       fail(arg->loc, ErrTag::D_TRACE_DYN,

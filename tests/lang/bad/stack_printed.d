@@ -1,0 +1,4 @@
+profile-97
+{
+  printf("%k\n", stack());
+}
