@@ -153,6 +153,17 @@ static bool same_object_type(const Type* a, const Type* b) {
   return a->is_integer() && a->size == b->size && a->is_signed == b->is_signed;
 }
 
+// Whether a pointer to `from` may be stored where a pointer to `to` is, as DTrace decides it: a
+// void pointer goes with any pointer; other pointers must point to the same type.
+static bool pointees_compatible(const Type* to, const Type* from) {
+  if (to->is_void() || from->is_void()) return true;
+  auto same = [](auto& self, const Type* a, const Type* b) -> bool {
+    if (a->is_pointer() && b->is_pointer()) return self(self, a->target, b->target);
+    return same_object_type(a, b);
+  };
+  return same(same, to, from);
+}
+
 void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc) {
   const Type* from = value->type;
   if (target->is_string()) {
@@ -170,6 +181,8 @@ void Sema::convert_for_store(ExprPtr& value, const Type* target, SourceRange loc
     if (from->is_pointer() != target->is_pointer() && !(target->is_pointer() && null))
       fail(loc, ErrTag::D_OP_INCOMPAT,
            "cannot assign " + describe(from) + " to " + describe(target) + " without a cast");
+    if (target->is_pointer() && from->is_pointer() && !pointees_compatible(target->target, from->target))
+      fail(loc, ErrTag::D_OP_INCOMPAT, "cannot assign " + describe(from) + " to " + describe(target));
     if (from != target && (from->size != target->size || from->is_signed != target->is_signed ||
                            from->kind != target->kind)) {
       value = wrap(ExprKind::Cast, std::move(value), target);

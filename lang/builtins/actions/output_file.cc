@@ -4,6 +4,7 @@
 // goes back to the run's first output (destructive: needs -w).
 #include "lang/builtins/support.h"
 #include "lang/codegen/records.h"
+#include "lang/diagnostics.h"
 
 namespace dsched::lang {
 namespace {
@@ -35,6 +36,9 @@ class Freopen : public FormattedAction {
     const Expr& format = *call->operand(0);
     if (call->operands.size() == 1 && format.kind == ExprKind::StringLiteral && format.text.empty())
       return set_void(c, *call);
+    // DTrace passes "" on as "." to mean the first output, so "." itself cannot be a file's name.
+    if (format.kind == ExprKind::StringLiteral && format.text == ".")
+      fail(format.loc, ErrTag::D_FREOPEN_INVALID, "freopen( ) argument #1 cannot be \".\"");
     FormattedAction::check(c, call);
   }
 

@@ -1,0 +1,5 @@
+BEGIN
+{
+  p = (int *)arg0;
+  p = (char *)arg1;
+}
