@@ -32,6 +32,9 @@ class Symbolizer {
   // or -p target runs, so that the libraries it maps after its exec still have names once it has
   // exited (an aggregation's stacks are named only then).
   virtual void refresh_process(uint32_t pid) { (void)pid; }
+  // The process a user address recorded without one belongs to (%A of an integer), as DTrace
+  // takes $target's: the -c or -p process, or 0 for none.
+  virtual uint32_t target_process() const { return 0; }
 };
 
 // A frame and %a: "module`function+0xoffset", "module`function" at its first byte,

@@ -343,6 +343,7 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
   symbols::Symbolizer symbolizer([&output](const std::string& message) { output->warning(message); });
   config.symbols = &symbolizer;
   // The target's program and libraries have names even if it exits before its addresses print.
+  if (target) symbolizer.set_target_process(uint32_t(target->pid()));
   if (target && target->image_loaded()) symbolizer.remember_process(uint32_t(target->pid()));
   if (inv.verbose && records_user_stacks(*compiled.program))
     std::cerr << "dsched: user stacks are walked through frame pointers: code built without them (most of "

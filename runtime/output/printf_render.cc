@@ -78,8 +78,13 @@ std::string render_address(const Conversion& conv, const std::string& prefix, co
   std::string text;
   if (v.kind == Value::Kind::Symbol)
     text = address_text(context.symbols, v);
-  else if (v.kind == Value::Kind::Integer)
-    text = frame_text(conv.specifier == 'a' ? context.symbols : nullptr, false, 0, v.bits);
+  else if (v.kind == Value::Kind::Integer && conv.specifier == 'a')
+    text = frame_text(context.symbols, false, 0, v.bits);
+  else if (v.kind == Value::Kind::Integer) {
+    // A user address with no process recorded (a printa key): $target's, as in DTrace.
+    const uint32_t pid = context.symbols ? context.symbols->target_process() : 0;
+    text = frame_text(pid ? context.symbols : nullptr, true, pid, v.bits);
+  }
   else
     mismatch(conv, "an address");
   return cformat((prefix + "s").c_str(), text.c_str());

@@ -42,6 +42,8 @@ class Symbolizer final : public abi::Symbolizer {
   abi::Symbol user(uint32_t pid, uint64_t address) override;
   void remember_process(uint32_t pid) override;
   void refresh_process(uint32_t pid) override;
+  uint32_t target_process() const override { return target_; }
+  void set_target_process(uint32_t pid) { target_ = pid; }
 
  private:
   using FileKey = std::pair<uint64_t, uint64_t>;  // (device, inode); the vDSO's by its bytes
@@ -71,6 +73,7 @@ class Symbolizer final : public abi::Symbolizer {
   std::optional<KernelSymbols> kernel_;
   std::unordered_map<uint32_t, Process> processes_;
   std::map<FileKey, std::shared_ptr<const ElfSymbols>> files_;
+  uint32_t target_ = 0;  // -c or -p
 };
 
 }  // namespace dsched::symbols

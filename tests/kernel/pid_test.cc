@@ -107,6 +107,13 @@ TEST_CASE("uregs[] holds the probe's user registers") {
   for (const std::string& line : lines) CHECK(line.rfind("regs 1 1 pid_program`dsched_add", 0) == 0);
 }
 
+TEST_CASE("%A names a user address kept without its process (an aggregation key) in $target") {
+  RunResult run = trace("pid$target:a.out:dsched_add:entry { @pc[uregs[R_PC]] = count(); }"
+                        " END { printa(\"pc %A %@d\\n\", @pc); }");
+  INFO(run.out);
+  CHECK(lines_starting(run.out, "pc") == std::vector<std::string>{"pc pid_program`dsched_add " + std::to_string(kRounds)});
+}
+
 TEST_CASE("-c passes the command's words and ends the trace when the command exits") {
   RunResult run = trace("pid$target:a.out:dsched_add:return { @ = sum(arg1); } END { printa(\"returned %@d\\n\", @); }",
                         kProgram + " 3 0 alpha beta");
