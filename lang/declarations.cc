@@ -182,6 +182,11 @@ bool valid_version(const std::string& text) {
 
 bool quoted(const std::string& word) { return !word.empty() && word.front() == '"'; }
 
+// A pragma naming a built-in or a D library identifier.
+[[noreturn]] void fail_outside_scope(SourceRange loc, const std::string& directive) {
+  fail(loc, ErrTag::D_PRAGMA_SCOPE, "#pragma " + directive + " cannot modify entity defined outside program scope");
+}
+
 }  // namespace
 
 // #pragma D attributes ATTR NAME | ATTR provider PROV PART, and #pragma D binding "VERSION" NAME:
@@ -211,7 +216,7 @@ void Sema::identifier_pragma(const PragmaSyntax& pragma, const std::vector<std::
     }
   }
   if (find_builtin_variable(name) || find_function(name) || find_aggregating_function(name))
-    fail(pragma.loc, ErrTag::D_PRAGMA_SCOPE, "#pragma " + directive + " cannot modify entity defined outside program scope");
+    fail_outside_scope(pragma.loc, directive);
   identifier_pragmas_.push_back({directive, name, pragma.loc});
 }
 
@@ -220,8 +225,7 @@ void Sema::identifier_pragma(const PragmaSyntax& pragma, const std::vector<std::
 void Sema::check_pragmas_applied() const {
   for (const IdentifierPragma& p : identifier_pragmas_) {
     if (script_identifiers_.count(p.name) || variable_index_[int(VarScope::Global)].count(p.name)) continue;
-    if (inlines_.count(p.name))
-      fail(p.loc, ErrTag::D_PRAGMA_SCOPE, "#pragma " + p.directive + " cannot modify entity defined outside program scope");
+    if (inlines_.count(p.name)) fail_outside_scope(p.loc, p.directive);
     fail(p.loc, ErrTag::D_PRAGMA_UNUSED, "unused #pragma " + p.directive);
   }
 }
