@@ -17,7 +17,7 @@ constexpr bool kNo = false;
 
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive,
-//             stackframes and ustackframes (frames that stack() and ustack() record by default)
+//             stackframes and ustackframes (frames that stack() and ustack() record by default), maxframes (the most they record)
 //   runtime:  quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
 //             (which output), flowindent, rawbytes, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggpercpu (aggregations keep and print each CPU's value), aggrate and cleanrate (dsched reads aggregations when
@@ -79,16 +79,17 @@ constexpr OptionSpec kOptions[] = {
     {"grabanon", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
+    {"maxframes", K::Count, P::Run, 127, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     {"nspec", K::Count, P::Run, 1},
     {"quietresize", K::Flag, P::Run, 0},  // DTrace for Linux's: bufresize=auto lowers sizes silently
     {"oformat", K::Keyword, P::Run, 0, "text json xml html", "text json"},  // FreeBSD's
     {"specsize", K::Size, P::Run, 32 << 10},
-    {"stackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
+    {"stackframes", K::Count, P::Run, 20},
     {"statusrate", K::Rate, P::Run, 100000000},
     {"strsize", K::Size, P::Run, 256, nullptr, nullptr, true, 1 << 20, "a string holds at most 1m",
      2, "a string holds at least 2 characters"},
     {"temporal", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
-    {"ustackframes", K::Count, P::Run, 20, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
+    {"ustackframes", K::Count, P::Run, 100},
     // Dynamic run-time options: setopt() may change them while tracing.
     {"agghist", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},
     {"aggpack", K::Flag, P::Dynamic, 0, nullptr, nullptr, kNo},

@@ -55,6 +55,22 @@ TEST_CASE("enqueue's args[3] is a plain int; args[2] a CPU number") {
   CHECK(contains(d, "(= (global y#1):processorid_t (probe-arg 2):processorid_t)"));
 }
 
+TEST_CASE("stack frame counts: DTrace for Linux's defaults, lowered to maxframes") {
+  auto frames = [](const std::string& key, const std::string& pragmas = "") -> int64_t {
+    CheckResult r = compile_text(pragmas + "profile-99 { @[" + key + "] = count(); }");
+    if (!r.program) return -1;
+    return r.program->aggregations.at(0).key_types.at(0)->addresses.frames;
+  };
+  CHECK(frames("stack()") == 20);
+  CHECK(frames("ustack()") == 100);
+  CHECK(frames("stack(5)") == 5);
+  CHECK(frames("stack(500)") == 127);
+  CHECK(frames("ustack(300)") == 127);
+  CHECK(frames("stack()", "#pragma D option stackframes=400\n") == 127);
+  CHECK(frames("ustack(50)", "#pragma D option maxframes=10\n") == 10);
+  CHECK(frames("stack()", "#pragma D option maxframes=200\n") == -1);
+}
+
 TEST_CASE("built-in variables have D's types") {
   CheckResult r = compile_text(
       "BEGIN { a = timestamp; b = walltimestamp; c = pid; d = tid; e = execname; f = uid; "

@@ -2,7 +2,11 @@
 // probe fired, as program counters (a user stack led by its process id, so user space can name
 // its frames). As a statement each records its stack; as an aggregation key the stack is part of
 // the key. The frame count is a constant (default: the stackframes and ustackframes options), so
-// every stack of a clause takes the same room in a record or a key.
+// every stack of a clause takes the same room in a record or a key. As in DTrace for Linux, a count
+// above the maxframes option (the kernel's perf_event_max_stack, 127) is lowered to it.
+#include <algorithm>
+#include <cstdint>
+
 #include "lang/builtins/support.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -12,9 +16,6 @@
 
 namespace dsched::lang {
 namespace {
-
-// The kernel's perf_event_max_stack default: bpf_get_stack() records no more frames.
-constexpr int64_t kMaxFrames = 127;
 
 class Stack : public NamedFunction {
  public:
@@ -29,9 +30,11 @@ class Stack : public NamedFunction {
         tags_(tags) {}
 
   void check(Checker& c, ExprPtr& call) const override {
+    const abi::Options& options = c.program().options;
     int64_t frames = call->operands.empty()
-                         ? c.program().options.number(frames_option_)
-                         : check_constant_arg(c, *call, 0, "the number of frames", 1, kMaxFrames, tags_.frames);
+                         ? options.number(frames_option_)
+                         : check_constant_arg(c, *call, 0, "the number of frames", 1, INT32_MAX, tags_.frames);
+    frames = std::min(frames, options.number("maxframes"));
     // ustack()'s string space holds what ustack helpers (JIT runtimes on Solaris) name; Linux has
     // no such helpers, so there is never a string to record and the space is only checked.
     if (call->operands.size() > 1) check_constant_arg(c, *call, 1, "the string size", 0, 1 << 20, tags_.strsize);
