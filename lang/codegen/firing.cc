@@ -50,8 +50,19 @@ void Firing::start_function(llvm::Function* function, const std::function<llvm::
   ir.b().SetInsertPoint(start);
   // this-> variables live for one firing, shared by the clauses of the probe.
   this_base_ = 0;
-  if (!l_.program.clause_locals.empty()) scratch(l_.maps.clause_locals_size(), &this_base_);
+  if (l_.maps.clause_locals_size()) scratch(l_.maps.clause_locals_size(), &this_base_);
   program_scratch_ = scratch_used_;
+  this_slots_.assign(l_.program.clause_locals.size(), nullptr);
+  for (const lang::Variable& var : l_.program.clause_locals)
+    if (l_.maps.clause_local_on_stack(var.id)) this_slots_[size_t(var.id)] = ir.entry_alloca(ir.i64());
+}
+
+void Firing::zero_clause_locals() {
+  Ir& ir = l_.ir;
+  if (l_.maps.clause_locals_size())
+    ir.zero_bytes(ir.offset_ptr(scratch_base(), this_base_), l_.maps.clause_locals_size());
+  for (llvm::Value* slot : this_slots_)
+    if (slot) ir.b().CreateStore(ir.const64(0), slot);
 }
 
 void Firing::begin_firing(const lang::Probe& probe, const Hook& hook, const Binding& binding, llvm::BasicBlock* entry,
@@ -285,6 +296,14 @@ void Firing::forget_thread_locals() {
 }
 
 Value Firing::arg(int index, const lang::Type* type) {
+  if (type->is_string()) {
+    // A probe's text (proc:::exec's path) is passed as its address in user memory, which is read
+    // as copyinstr() reads it; unreadable, it is "".
+    Value text = l_.strings.fresh();
+    l_.ir.helper(BPF_FUNC_probe_read_user_str, {text.v, l_.ir.const64(int64_t(text.capacity)),
+                                                l_.ir.b().CreateIntToPtr(hook_->arg(l_, index), l_.ir.ptr())});
+    return {text.v, type, text.capacity};
+  }
   Value value{l_.ir.normalize(hook_->arg(l_, index), type), type};
   value.btf = type->is_pointer() && hook_->arg_is_btf(index);
   return value;

@@ -61,6 +61,10 @@ class Firing {
   uint64_t clause_scratch_start() const { return program_scratch_; }
   uint64_t clause_scratch_end() const { return scratch_asked_end_; }
   uint64_t clause_locals_base() const { return this_base_; }
+  // A this-> scalar's stack slot (Maps::clause_local_on_stack) in the program being emitted.
+  llvm::Value* clause_local_slot(int id) const { return this_slots_.at(size_t(id)); }
+  // Every this-> variable reads 0 until a clause of the firing assigns it.
+  void zero_clause_locals();
   // Where the scratch taken so far ends; releasing a mark frees what was taken after it.
   struct ScratchMark {
     uint64_t used, asked_end;
@@ -124,6 +128,7 @@ class Firing {
   llvm::Value* globals_base_ = nullptr;
   uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0, scratch_asked_end_ = 0;
   llvm::Value* event_timestamp_ = nullptr;  // stack slot: 0 until a clause reads the clock
+  std::vector<llvm::Value*> this_slots_;     // by clause-local id: stack slots, null for those in scratch
   // Per firing.
   const lang::Probe* probe_ = nullptr;
   std::vector<const lang::Probe*> alike_;

@@ -66,7 +66,8 @@ class Hook {
   virtual bool context_is_user_registers() const { return false; }
   // The context task as an i64 address.
   virtual llvm::Value* context_task(Lowering& l) const;
-  // The native value of args[index] (the translator input of a translated argument).
+  // The native value of args[index] (the translator input of a translated argument): an integer
+  // or an address; for a `string` argument, the text's address in user memory.
   virtual llvm::Value* arg(Lowering& l, int index) const;
   // Whether the native value of a pointer argument is a BTF-typed pointer for the verifier
   // (tracepoint arguments of tp_btf programs are).

@@ -4,6 +4,7 @@
 #include <linux/bpf.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "lang/builtins/builtin.h"
 #include "lang/codegen/firing.h"
@@ -76,21 +77,29 @@ uint64_t Maps::key_size(const std::vector<const lang::Type*>& types) const {
 }
 
 void Maps::layout_variables() {
-  auto place = [](const std::vector<lang::Variable>& vars, std::vector<uint64_t>& offsets, uint64_t& total,
-                  bool skip_assoc) {
+  auto place = [](const std::vector<lang::Variable>& vars, std::vector<uint64_t>& offsets,
+                  const std::function<bool(const lang::Variable&)>& elsewhere) {
     offsets.assign(vars.size(), 0);
-    total = 0;
+    uint64_t total = 0;
     for (const lang::Variable& var : vars) {
-      if (skip_assoc && !var.key_types.empty()) continue;
+      if (elsewhere(var)) continue;
       offsets[size_t(var.id)] = total;
       total += storage_size(var.type);
     }
-    total = std::max<uint64_t>(total, 8);
+    return total;
   };
   const lang::Program& program = l_.program;
-  place(program.globals, global_offsets_, globals_size_, true);
-  place(program.thread_locals, self_offsets_, self_size_, true);
-  place(program.clause_locals, this_offsets_, this_size_, false);
+  auto associative = [](const lang::Variable& var) { return !var.key_types.empty(); };
+  globals_size_ = std::max<uint64_t>(place(program.globals, global_offsets_, associative), 8);
+  self_size_ = std::max<uint64_t>(place(program.thread_locals, self_offsets_, associative), 8);
+  this_on_stack_.assign(program.clause_locals.size(), false);
+  size_t on_stack = 0;
+  this_size_ = place(program.clause_locals, this_offsets_, [&](const lang::Variable& var) {
+    if (!var.type->is_scalar() || !var.key_types.empty() || on_stack == kStackClauseLocals) return false;
+    ++on_stack;
+    this_on_stack_[size_t(var.id)] = true;
+    return true;
+  });
 }
 
 void Maps::define() {

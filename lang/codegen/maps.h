@@ -67,8 +67,12 @@ class Maps {
 
   uint64_t global_offset(int id) const { return global_offsets_.at(size_t(id)); }
   uint64_t thread_local_offset(int id) const { return self_offsets_.at(size_t(id)); }
+  // this-> scalars live on the program's stack, where the optimiser keeps them in registers (a
+  // hand-written program's locals); the others, and scalars past the first few, in scratch.
+  static constexpr size_t kStackClauseLocals = 16;
+  bool clause_local_on_stack(int id) const { return this_on_stack_.at(size_t(id)); }
   uint64_t clause_local_offset(int id) const { return this_offsets_.at(size_t(id)); }
-  uint64_t clause_locals_size() const { return this_size_; }
+  uint64_t clause_locals_size() const { return this_size_; }  // in scratch
 
  private:
   // A per-CPU array's spec, or, for values over the kernel's 32 KiB limit, an array with an
@@ -96,6 +100,7 @@ class Maps {
   llvm::Value* index_key_ = nullptr;
   llvm::Function* index_key_of_ = nullptr;
   std::vector<uint64_t> global_offsets_, self_offsets_, this_offsets_;  // by variable id
+  std::vector<bool> this_on_stack_;                                      // by variable id
   uint64_t globals_size_ = 8, self_size_ = 8, this_size_ = 0;
 };
 

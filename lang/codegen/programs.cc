@@ -181,9 +181,7 @@ void Programs::fire(const lang::Probe& probe, const Binding& binding, const std:
   else
     b.CreateBr(body);
   b.SetInsertPoint(body);
-  if (!l_.program.clause_locals.empty())
-    ir.zero_bytes(ir.offset_ptr(l_.firing.scratch_base(), l_.firing.clause_locals_base()),
-                  l_.maps.clause_locals_size());
+  l_.firing.zero_clause_locals();
   for (const lang::Clause* clause : clauses_by_probe_.at(&probe)) {
     l_.firing.begin_clause();
     emit_clause(*clause);

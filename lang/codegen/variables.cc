@@ -184,6 +184,7 @@ Variables::Slot Variables::slot(const lang::Expr& e, Access access) {
     case lang::VarScope::ClauseLocal:
       break;
   }
+  if (l_.maps.clause_local_on_stack(var.id)) return {l_.firing.clause_local_slot(var.id)};
   return {l_.firing.scratch_base(), l_.firing.clause_locals_base() + l_.maps.clause_local_offset(var.id)};
 }
 
@@ -368,8 +369,13 @@ void Variables::create(const lang::Expr& e, const Value& value, llvm::Value* key
               [&] { count_lost_store(e); });
     return;
   }
-  // One update creates the element or replaces it; it fails only when the array is full.
-  llvm::Value* word = l_.firing.scratch(8);
+  // One update creates the element or replaces it; it fails only when the array is full. The
+  // value goes through the stack, as in a hand-written program.
+  if (value_word_of_ != ir.function()) {
+    value_word_ = ir.stack_slot();
+    value_word_of_ = ir.function();
+  }
+  llvm::Value* word = value_word_;
   b.CreateStore(value.v, word);
   llvm::Value* result = ir.helper(BPF_FUNC_map_update_elem,
                                   {l_.maps.associative_array(var), key ? key : element_key(e), word, ir.const64(BPF_ANY)});

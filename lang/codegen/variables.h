@@ -96,6 +96,8 @@ class Variables {
   static constexpr uint64_t kStackKeyBytes = 24;
   llvm::Value* stack_key_ = nullptr;  // one per function: a short key lives until its lookups are made
   llvm::Function* stack_key_of_ = nullptr;
+  llvm::Value* value_word_ = nullptr;  // one per function: the value a new element is created with
+  llvm::Function* value_word_of_ = nullptr;
   std::vector<const lang::Expr*> keepable_;  // the predicate's element reads whose lookup is kept
   struct KeptLookup {
     const lang::Expr* element;
