@@ -18,7 +18,7 @@ constexpr bool kNo = false;
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive,
 //             stackframes and ustackframes (frames that stack() and ustack() record by default), maxframes (the most they record)
-//   runtime:  quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
+//   runtime:  evaltime (where a -c command waits for tracing to start), quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
 //             (which output), flowindent, rawbytes, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggpercpu (aggregations keep and print each CPU's value), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
@@ -40,7 +40,7 @@ constexpr OptionSpec kOptions[] = {
     {"empty", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},
     {"encoding", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"errtags", K::Flag, P::Compile, 0},
-    {"evaltime", K::Keyword, P::Compile, 0, "exec preinit postinit main", nullptr, kNo},
+    {"evaltime", K::Keyword, P::Compile, 0, "exec preinit postinit main"},
     {"incdir", K::Text, P::Compile, 0, nullptr, nullptr, kNo},
     {"iregs", K::Count, P::Compile, 0, nullptr, nullptr, kNo},
     {"kdefs", K::Flag, P::Compile, 0, nullptr, nullptr, kNo},

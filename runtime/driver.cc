@@ -204,7 +204,7 @@ std::unique_ptr<TargetProcess> grab_target(const Invocation& inv, std::string& e
 // point, where its libraries are loaded.
 symbols::ProcessImages process_images(const std::unique_ptr<TargetProcess>& target) {
   return symbols::ProcessImages([&target](long pid) {
-    return target && target->pid() == pid ? target->run_to_entry() : std::string();
+    return target && target->pid() == pid ? target->run_to(TargetProcess::StartPoint::Entry) : std::string();
   });
 }
 

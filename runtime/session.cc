@@ -18,6 +18,7 @@
 #include "runtime/support/loop_companion.h"
 #include "runtime/support/ring_reader.h"
 #include "runtime/support/target_process.h"
+#include "runtime/symbols/process_images.h"
 
 namespace dsched {
 namespace {
@@ -192,7 +193,11 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   int status = 0;
   if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
     if (config.target) {
-      if (std::string failure = config.target->run_to_exec(); !failure.empty()) {
+      TargetProcess::StartPoint start = TargetProcess::start_point(options.text("evaltime"));
+      if (std::string failure = config.target->run_to(start, [](pid_t pid, const std::string& name) {
+            return symbols::function_address(pid, name);
+          });
+          !failure.empty()) {
         output.error(failure);
         return 1;
       }

@@ -63,6 +63,15 @@ std::string ifunc_reason(const lang::Probe& probe, const std::vector<lang::UserF
   return candidates.empty() ? reason : reason + "; probe the implementations instead (" + candidates + ")";
 }
 
+// Functions entered without a call: by the kernel (_start, a signal's return trampoline) or by a
+// jump from the PLT (the dynamic linker's lazy binding). A return probe takes the word on top of
+// the stack at entry for the return address and replaces it, corrupting what is there instead
+// (argc, a relocation index).
+bool entered_without_call(std::string_view name) {
+  return name == "_start" || name == "_dl_start_user" || name == "__restore_rt" ||
+         name.starts_with("_dl_runtime_resolve") || name.starts_with("_dl_runtime_profile");
+}
+
 // An offset named exactly ("1c"); nullopt when the name is not hexadecimal.
 std::optional<uint64_t> exact_offset(const std::string& name) {
   if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
@@ -113,6 +122,9 @@ class PidProvider : public lang::Provider {
       probe.user_site = lang::UserSite{pid, module.path, function.file_offset + offset, is_return, 0, {}};
       if (function.ifunc)
         probe.unsupported = ifunc_reason(probe, images.functions(module));
+      else if (is_return && entered_without_call(function.name))
+        probe.unsupported = probe.full_name() + " cannot be enabled: " + function.name +
+                            " is entered without a call, so it has no return address to take over";
       else if (offset < code.size() && is_vector_extension(uint8_t(code[offset])))
         probe.unsupported = probe.full_name() + " cannot be enabled: uprobes do not execute AVX (VEX or EVEX "
                             "encoded) instructions faithfully, and one is there";

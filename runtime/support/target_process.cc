@@ -108,27 +108,18 @@ TargetProcess::~TargetProcess() {
 }
 
 std::string TargetProcess::release() {
-  if (traced_) {
-    traced_ = false;
-    stopped_at_entry_ = false;
+  if (stopped_) {
+    stopped_ = false;
     ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
     return "";
   }
   return open_gate();
 }
 
-std::string TargetProcess::run_to_exec() {
-  if (gate_fd_ < 0 || !owned_) return "";
-  const std::string failed = "cannot run " + command_ + ": ";
-  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
-    return failed + std::strerror(errno);
-  if (std::string error = open_gate(); !error.empty()) return error;
-  int status = 0;
-  // The exec stops the child (PTRACE_EVENT_EXEC) before its first instruction.
-  if (waitpid(pid_, &status, 0) != pid_ || !WIFSTOPPED(status) || (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
-    return failed + "it did not stop after exec";
-  traced_ = true;
-  return "";
+TargetProcess::StartPoint TargetProcess::start_point(std::string_view evaltime) {
+  if (evaltime == "exec") return StartPoint::Exec;
+  if (evaltime == "preinit") return StartPoint::Entry;
+  return StartPoint::Main;
 }
 
 std::string TargetProcess::open_gate() {
@@ -142,6 +133,20 @@ std::string TargetProcess::open_gate() {
   close(report_fd_);
   report_fd_ = -1;
   if (n == sizeof err) return "failed to execute " + command_ + ": " + std::strerror(err);
+  return "";
+}
+
+std::string TargetProcess::stop_after_exec() {
+  const std::string failed = "cannot run " + command_ + ": ";
+  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
+    return failed + std::strerror(errno);
+  if (std::string error = open_gate(); !error.empty()) return error;
+  int status = 0;
+  // The exec stops the child (PTRACE_EVENT_EXEC) before its first instruction.
+  if (waitpid(pid_, &status, 0) != pid_ || !WIFSTOPPED(status) || (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+    return failed + "it did not stop after exec";
+  stopped_ = true;
+  reached_ = StartPoint::Exec;
   return "";
 }
 
@@ -173,24 +178,50 @@ bool continue_to_trap(pid_t pid, int signal_to_deliver = 0) {
 
 }  // namespace
 
-std::string TargetProcess::run_to_entry() {
-  if (stopped_at_entry_ || !owned_) return "";
-  if (std::string error = run_to_exec(); !error.empty()) return error;
-  if (!traced_) return "";  // released already
-  const std::string failed = "cannot run " + command_ + " to its entry point: ";
-  uint64_t entry = entry_point(pid_);
+std::string TargetProcess::run_to_address(uint64_t address, void* regs_out) {
   errno = 0;
-  long original = entry ? ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(entry), nullptr) : -1;
-  if (!entry || errno != 0) return failed + "its entry point cannot be read";
+  long original = ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(address), nullptr);
+  if (errno != 0) return "address " + std::to_string(address) + " cannot be read";
   constexpr long kBreakpoint = 0xcc;  // int3
-  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry), reinterpret_cast<void*>((original & ~0xffL) | kBreakpoint));
-  if (!continue_to_trap(pid_)) return failed + "it exited before reaching it";
+  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(address), reinterpret_cast<void*>((original & ~0xffL) | kBreakpoint));
+  if (!continue_to_trap(pid_)) return "it exited before reaching it";
   user_regs_struct regs{};
   ptrace(PTRACE_GETREGS, pid_, nullptr, &regs);
-  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry), reinterpret_cast<void*>(original));
-  regs.rip = entry;
+  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(address), reinterpret_cast<void*>(original));
+  regs.rip = address;
   ptrace(PTRACE_SETREGS, pid_, nullptr, &regs);
-  stopped_at_entry_ = true;
+  if (regs_out) *static_cast<user_regs_struct*>(regs_out) = regs;
+  return "";
+}
+
+std::string TargetProcess::run_to(StartPoint point, const FindFunction& find) {
+  if (!owned_ || (reached_ && *reached_ >= point)) return "";
+  if (!reached_) {
+    if (gate_fd_ < 0) return "";  // released already
+    if (std::string error = stop_after_exec(); !error.empty()) return error;
+  }
+  if (point == StartPoint::Exec) return "";
+  if (*reached_ == StartPoint::Exec) {
+    uint64_t entry = entry_point(pid_);
+    if (!entry) return "cannot run " + command_ + " to its entry point: its auxiliary vector cannot be read";
+    if (std::string error = run_to_address(entry); !error.empty())
+      return "cannot run " + command_ + " to its entry point: " + error;
+    reached_ = StartPoint::Entry;
+  }
+  if (point == StartPoint::Entry || !find) return "";
+  // main() by its symbol; in a stripped program, as glibc's (and musl's) start code passes it to
+  // __libc_start_main() as the first argument.
+  uint64_t main = find(pid_, "main");
+  if (!main)
+    if (uint64_t start_main = find(pid_, "__libc_start_main")) {
+      user_regs_struct regs{};
+      if (std::string error = run_to_address(start_main, &regs); !error.empty())
+        return "cannot run " + command_ + " to main(): " + error;
+      main = regs.rdi;
+    }
+  if (!main) return "";  // a program without either: it starts at its entry point
+  if (std::string error = run_to_address(main); !error.empty()) return "cannot run " + command_ + " to main(): " + error;
+  reached_ = StartPoint::Main;
   return "";
 }
 

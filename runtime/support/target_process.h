@@ -2,8 +2,12 @@
 // is enabled) or by -p (followed); either way the run ends when it exits.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 
 namespace dsched {
@@ -11,24 +15,29 @@ namespace dsched {
 class TargetProcess {
  public:
   // Forks and prepares `command` (split on blanks, run through $PATH). The child waits before exec
-  // until run_to_exec() or release(). Returns null with error set on failure.
+  // until run_to() or release(). Returns null with error set on failure.
   static std::unique_ptr<TargetProcess> start_held(const std::string& command, std::string& error);
   // Follows an existing process.
   static std::unique_ptr<TargetProcess> follow(pid_t pid, std::string& error);
   ~TargetProcess();  // kills and reaps a child that dsched started and that still runs
 
   pid_t pid() const { return pid_; }
-  // Lets a held child exec and stops it there, before the new program's first instruction, until
-  // release(): as DTrace's -c, what the child did before its exec is not traced. Returns an
-  // error message (the exec failed); nothing to do once done.
-  std::string run_to_exec();
-  // Lets a held child exec and run up to its program's entry point, where the dynamic linker has
-  // loaded its libraries, and stops it there until release() (DTrace's pid provider finds the
-  // child's modules at this point). Returns an error message; nothing to do once released.
-  std::string run_to_entry();
+  // Where a held child waits, stopped, until tracing starts (DTrace's evaltime option): right after
+  // its exec (exec); at its program's entry point, its libraries loaded (preinit); or at main(),
+  // its initialisation code run (postinit and main, the default). What ran before is not traced.
+  enum class StartPoint { Exec, Entry, Main };
+  static StartPoint start_point(std::string_view evaltime);
+  // The run-time address of a function in the process, its program searched first; 0 when none
+  // of its modules has it.
+  using FindFunction = std::function<uint64_t(pid_t pid, const std::string& name)>;
+  // Lets a held child exec and run up to `point`, and stops it there until release(); nothing to
+  // do once it is there or past it, or for a followed process. main() is found by its symbol, or
+  // as glibc's __libc_start_main() receives it; without either the child stays at its entry
+  // point. Returns an error message (the exec failed, the child exited on the way).
+  std::string run_to(StartPoint point, const FindFunction& find = {});
   // Whether the process runs its program now, not dsched's image held before exec (-p, or -c
-  // after run_to_entry()).
-  bool image_loaded() const { return !owned_ || stopped_at_entry_; }
+  // once it reached its entry point).
+  bool image_loaded() const { return !owned_ || (reached_ && *reached_ != StartPoint::Exec); }
   // Lets a held (or stopped) child run; returns an error message when the exec failed.
   std::string release();
   // True once the process has exited (non-blocking). For a started child, reaps it.
@@ -43,13 +52,18 @@ class TargetProcess {
   TargetProcess(pid_t pid, int pidfd, int gate_fd, int report_fd, bool owned);
   // Opens the gate and reads the exec's outcome: an error message, or "" once the exec succeeded.
   std::string open_gate();
+  std::string stop_after_exec();
+  // Runs the stopped child until it executes the instruction at `address`, and stops it there
+  // with that instruction not yet run; `regs_out`, when given, receives its registers. An error
+  // message when it exits first.
+  std::string run_to_address(uint64_t address, void* regs_out = nullptr);
   pid_t pid_;
   int pidfd_;
   int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released
   int report_fd_;  // read end of the pipe carrying the child's exec errno; EOF on success
   bool owned_;
-  bool traced_ = false;            // traced and stopped, after exec or at its entry point
-  bool stopped_at_entry_ = false;  // stopped at its entry point by run_to_entry()
+  std::optional<StartPoint> reached_;  // the furthest point the child stopped at
+  bool stopped_ = false;               // traced and stopped there, until release()
   std::string command_;  // what -c runs, for messages
   bool reaped_ = false;
   int status_ = 0;

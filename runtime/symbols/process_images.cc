@@ -85,4 +85,28 @@ const std::vector<lang::SdtProbe>& ProcessImages::sdt_probes(const lang::Process
   return it->second;
 }
 
+uint64_t function_address(long pid, const std::string& name, const std::string& proc, const std::string& debug_root) {
+  const std::string dir = proc + "/" + std::to_string(pid);
+  struct stat program {};
+  if (stat((dir + "/exe").c_str(), &program) != 0) return 0;
+  std::vector<Mapping> code;
+  for (const Mapping& mapping : parse_maps(read_text(dir + "/maps")))
+    if (mapping.kind == Mapping::Kind::file && mapping.executable) code.push_back(mapping);
+  std::stable_partition(code.begin(), code.end(), [&](const Mapping& m) {
+    return m.device == uint64_t(program.st_dev) && m.inode == uint64_t(program.st_ino);
+  });
+  std::vector<std::string> searched;
+  for (const Mapping& module : code) {
+    if (std::find(searched.begin(), searched.end(), module.path) != searched.end()) continue;
+    searched.push_back(module.path);
+    for (const lang::UserFunction& function : ElfSymbols::list_functions(module.path, debug_root)) {
+      if (function.name != name || function.ifunc) continue;
+      for (const Mapping& m : code)
+        if (m.path == module.path && function.file_offset >= m.offset && function.file_offset - m.offset < m.end - m.start)
+          return m.start + (function.file_offset - m.offset);
+    }
+  }
+  return 0;
+}
+
 }  // namespace dsched::symbols

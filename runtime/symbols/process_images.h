@@ -2,6 +2,7 @@
 // from the ELF symbol tables (separate debug info included), each file read once per run.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -30,5 +31,10 @@ class ProcessImages final : public lang::ProcessImages {
   std::map<std::string, std::vector<lang::UserFunction>> functions_;  // by path
   std::map<std::string, std::vector<lang::SdtProbe>> sdt_probes_;     // by path
 };
+
+// The run-time address of function `name` in process `pid`: its program's symbol first, then its
+// libraries'; 0 when none has it.
+uint64_t function_address(long pid, const std::string& name, const std::string& proc = "/proc",
+                          const std::string& debug_root = "/usr/lib/debug");
 
 }  // namespace dsched::symbols

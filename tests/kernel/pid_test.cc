@@ -124,6 +124,33 @@ TEST_CASE("-c passes the command's words and ends the trace when the command exi
   CHECK(run.out.find("sum 573") != std::string::npos);
 }
 
+TEST_CASE("-c starts tracing at main() (evaltime=postinit); evaltime=exec from the exec, start-up code included") {
+  const std::string script =
+      "pid$target:a.out::return { @[probefunc] = count(); }"
+      " pid$target:a.out:main:entry { printf(\"argc %d\\n\", arg0); }";
+  auto counted = [](const std::string& out, const std::string& function) {
+    return std::regex_search(out, std::regex("\\n +" + function + " +1\\n"));
+  };
+  RunResult run = trace(script, kProgram + " 3 0 alpha beta");
+  INFO(run.out);
+  // Return probes on every function leave the program's arguments and results intact.
+  CHECK(lines_starting(run.out, "argc") == std::vector<std::string>{"argc 5"});
+  CHECK(run.out.find("words: alpha beta") != std::string::npos);
+  CHECK(run.out.find("sum 573") != std::string::npos);
+  CHECK(counted(run.out, "main"));
+  CHECK(!counted(run.out, "_init"));  // the program's initialisation ran before main()
+
+  RunResult from_exec = run_dsched({"-q", "-x", "evaltime=exec", "-c", kProgram + " 3 0 alpha beta", "-n", script});
+  INFO(from_exec.err);
+  INFO(from_exec.out);
+  CHECK(from_exec.status == 0);
+  CHECK(lines_starting(from_exec.out, "argc") == std::vector<std::string>{"argc 5"});
+  CHECK(from_exec.out.find("sum 573") != std::string::npos);
+  CHECK(counted(from_exec.out, "_init"));
+  // _start has no caller: its return probe is left out rather than corrupting argc.
+  CHECK(from_exec.err.find("_start") == std::string::npos);
+}
+
 TEST_CASE("-p follows a running process and ends when it exits") {
   pid_t child = -1;
   std::vector<std::string> words = {kProgram, "40", "50"};
