@@ -1,5 +1,8 @@
 // proc provider: process and thread life cycle, typed as in DTrace's documentation.
 //   create, lwp-create   tp_btf/sched_process_fork(parent, child): a new process / a new thread
+//   exec                 tp_btf/sys_enter(regs, id) of execve and execveat: the path, before the new
+//                        program is loaded (its args[0], a string read from the caller's memory)
+//   exec-failure         tp_btf/sys_exit(regs, ret) of those calls when they fail: the errno
 //   exec-success         tp_btf/sched_process_exec(task, old_pid, bprm)
 //   exit, lwp-exit       tp_btf/sched_process_exit(task, ...): the last thread / every thread
 //   start, lwp-start     the new task's first sched_switch onto a CPU (marked at fork), in its context:
@@ -9,6 +12,7 @@
 //   signal-discard       the same, when the target ignores the signal (result TRACE_SIGNAL_IGNORED)
 //   signal-handle        tp_btf/signal_deliver(sig, info, ka): the signal's action (a handler, or the
 //                        default) is about to be taken, in its thread
+#include <asm/unistd.h>
 #include <linux/bpf.h>
 
 #include "lang/codegen/exprs.h"
@@ -62,6 +66,45 @@ class ForkHook : public codegen::Hook {
 class ExecHook : public codegen::Hook {
  public:
   std::vector<std::string> sections(const lang::Probe&) const override { return {"tp_btf/sched_process_exec"}; }
+};
+
+// exec and exec-failure: the system calls that run a program, made by a 64-bit task.
+llvm::Value* is_exec_call(Lowering& l, llvm::Value* number) {
+  auto& b = l.ir.b();
+  constexpr uint64_t kCompat = 0x0002;  // TS_COMPAT in thread_info.status: a 32-bit call
+  llvm::Value* status = l.exprs.kernel_field(l.firing.context_task(), "task_struct", {"thread_info", "status"});
+  llvm::Value* native = b.CreateICmpEQ(b.CreateAnd(status, l.ir.const64(kCompat)), l.ir.const64(0));
+  llvm::Value* exec = b.CreateOr(b.CreateICmpEQ(number, l.ir.const64(__NR_execve)),
+                                 b.CreateICmpEQ(number, l.ir.const64(__NR_execveat)));
+  return b.CreateAnd(exec, native);
+}
+
+llvm::Value* register_of(Lowering& l, const char* name) {
+  return l.exprs.kernel_field(tracepoint_arg(l, 0), "pt_regs", {name});
+}
+
+class ExecCallHook : public codegen::Hook {
+ public:
+  explicit ExecCallHook(bool entry) : entry_(entry) {}
+  std::vector<std::string> sections(const lang::Probe&) const override {
+    return {entry_ ? "tp_btf/sys_enter" : "tp_btf/sys_exit"};
+  }
+  llvm::Value* guard(Lowering& l) const override {
+    if (entry_) return is_exec_call(l, tracepoint_arg(l, 1));
+    auto& b = l.ir.b();
+    llvm::Value* failed = b.CreateICmpSLT(tracepoint_arg(l, 1), l.ir.const64(0));
+    return b.CreateAnd(is_exec_call(l, register_of(l, "orig_ax")), failed);
+  }
+  llvm::Value* arg(Lowering& l, int) const override {
+    auto& b = l.ir.b();
+    if (!entry_) return b.CreateNeg(tracepoint_arg(l, 1));  // the errno
+    // execve(path, ...) and execveat(dirfd, path, ...)
+    llvm::Value* is_execve = b.CreateICmpEQ(tracepoint_arg(l, 1), l.ir.const64(__NR_execve));
+    return b.CreateSelect(is_execve, register_of(l, "di"), register_of(l, "si"));
+  }
+
+ private:
+  bool entry_;
 };
 
 class ExitHook : public codegen::Hook {
@@ -167,6 +210,8 @@ class ProcProvider : public lang::Provider {
     };
     return {
         probe("create", {{kTask, "psinfo_t *"}}),
+        probe("exec", {{"string", ""}}),
+        probe("exec-failure", {{"int", ""}}),
         probe("exec-success", {}),
         probe("exit", {{"int", ""}}),
         probe("lwp-create", {{kTask, "lwpsinfo_t *"}, {kTask, "psinfo_t *"}}),
@@ -182,6 +227,8 @@ class ProcProvider : public lang::Provider {
   const codegen::Hook& hook(const lang::Probe& probe) const override {
     const std::string& name = probe.name;
     if (name == "create" || name == "lwp-create") return fork_;
+    if (name == "exec") return exec_call_;
+    if (name == "exec-failure") return exec_failure_;
     if (name == "exec-success") return exec_;
     if (name == "exit" || name == "lwp-exit") return exit_;
     if (name == "signal-send" || name == "signal-discard") return signal_;
@@ -191,6 +238,8 @@ class ProcProvider : public lang::Provider {
 
  private:
   ForkHook fork_;
+  ExecCallHook exec_call_{true};
+  ExecCallHook exec_failure_{false};
   ExecHook exec_;
   ExitHook exit_;
   SignalHook signal_;

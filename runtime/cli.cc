@@ -36,7 +36,8 @@ const char* refusal_reason(std::string_view flag) {
 std::optional<CliError> set_option(Invocation& inv, const std::string& name, std::optional<std::string> value) {
   abi::OptionValue parsed;
   std::string error;
-  if (!abi::parse_option(name, value, &parsed, &error)) return CliError{error};
+  // The reason names the option and what is wrong with it: no usage text follows, as in DTrace.
+  if (!abi::parse_option(name, value, &parsed, &error)) return CliError{error, false};
   inv.options.set(name, parsed);
   return std::nullopt;
 }

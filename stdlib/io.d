@@ -1,11 +1,9 @@
 /*
  * io.d: DTrace's view of block I/O (args[] of io:::start and io:::done), translated from the
  * kernel's block request. The flag values are DTrace's (those of Solaris' buf.h).
- * What a request does not tell is left out of the translators, so that a script reading it is
- * refused at compile time instead of given a made-up value: the buffer's address and completion
- * routine, the bytes not transferred and the error of a completion (block_rq_complete passes
- * them beside the request, not in it), and the file of an I/O (the block layer does not know it;
- * fileinfo_t's members read "<unknown>" as in DTrace when the file is unknown).
+ * What a request does not tell reads as DTrace for Linux gives it: the buffer's address, the bytes
+ * not transferred and the error 0 (block_rq_complete passes the last two beside the request, not
+ * in it), and the file of an I/O "<unknown>" (the block layer does not know it).
  */
 inline int B_BUSY = 0x000001;
 inline int B_DONE = 0x000002;
@@ -19,13 +17,13 @@ inline int B_ASYNC = 0x000400;
 typedef struct bufinfo {
   int b_flags;        /* B_READ or B_WRITE */
   size_t b_bcount;    /* bytes requested */
-  caddr_t b_addr;     /* not available */
+  caddr_t b_addr;     /* 0 */
   uint64_t b_blkno;   /* first 512-byte sector on the device */
   uint64_t b_lblkno;  /* the same */
-  size_t b_resid;     /* not available */
+  size_t b_resid;     /* 0 */
   size_t b_bufsize;   /* bytes requested */
-  caddr_t b_iodone;   /* not available */
-  int b_error;        /* not available */
+  caddr_t b_iodone;   /* the completion routine of the request's first bio */
+  int b_error;        /* 0 */
   dev_t b_edev;       /* the device (partition) number, as the kernel encodes it */
 } bufinfo_t;
 
@@ -46,6 +44,10 @@ translator bufinfo_t < struct request *R > {
   b_lblkno = R->__sector;
   b_bufsize = R->__data_len;
   b_edev = __request_device[R]->bd_dev;
+  b_addr = (caddr_t)0;
+  b_resid = 0;
+  b_iodone = R->bio != NULL ? (caddr_t)R->bio->bi_end_io : (caddr_t)R->end_io;
+  b_error = 0;
 };
 
 typedef struct devinfo {

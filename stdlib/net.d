@@ -14,6 +14,10 @@ typedef union {
   uint32_t s6_addr32[4];
 } in6_addr_t;
 
+/* The direction of a packet, as DTrace for Linux's network providers name it. */
+inline int NET_PROBE_OUTBOUND = 0x00;
+inline int NET_PROBE_INBOUND = 0x01;
+
 inline int INET_ADDRSTRLEN = 16;
 inline int INET6_ADDRSTRLEN = 46;
 

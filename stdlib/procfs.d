@@ -37,14 +37,21 @@ typedef struct psinfo {
   int pr_nzomb;           /* zombie threads: a Linux thread is reaped as it exits */
 } psinfo_t;
 
+inline int PR_STOPPED = 0x00000001;
+inline int PR_ISTOP = 0x00000002;
+inline int PR_DSTOP = 0x00000004;
+inline int PR_IDLE = 0x10000000;
+
 inline char PR_MODEL_ILP32 = 1;
 inline char PR_MODEL_LP64 = 2;
 inline dev_t PRNODEV = (dev_t)-1;
 
 typedef struct lwpsinfo {
-  int pr_flag;            /* task flags (PF_*) */
+  int pr_flag;            /* PR_STOPPED for a stopped thread, PR_IDLE for a CPU's idle task */
   id_t pr_lwpid;          /* thread id */
   uintptr_t pr_addr;      /* address of the thread's task_struct */
+  uintptr_t pr_wchan;     /* Solaris's wait address and synchronisation object: 0, as DTrace for */
+  char pr_stype;          /* Linux has them */
   char pr_state;          /* SSLEEP, SRUN, ... */
   char pr_sname;          /* the state's letter */
   int pr_nice;            /* nice value */
@@ -66,13 +73,15 @@ typedef struct lwpsinfo {
  * the real-time class ("RT", SCHED_FIFO and SCHED_RR, and a thread that priority inheritance
  * lifted there), then sched_ext ("EXT", SCHED_EXT), else the fair class, which is DTrace's
  * time-sharing class ("TS": SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE).
- * Members left out of a translator (Solaris's pr_wchan, pr_syscall, pr_start, ...) do not exist
+ * Members left out of a translator (Solaris's pr_syscall, pr_start, ...) do not exist
  * on Linux; a script that reads one gets a compile error naming it.
  */
 translator lwpsinfo_t < struct task_struct *T > {
-  pr_flag = T->flags;
+  pr_flag = ((T->__state & 0xc) ? PR_STOPPED : 0) | (T->pid == 0 ? PR_IDLE : 0);
   pr_lwpid = T->pid;
   pr_addr = (uintptr_t)T;
+  pr_wchan = 0;
+  pr_stype = 0;
   pr_state = (T->exit_state & 0x30) ? SZOMB :
              (T->__state & 0x3) ? SSLEEP :
              (T->__state & 0xc) ? SSTOP :

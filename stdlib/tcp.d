@@ -1,7 +1,8 @@
 /*
  * tcp.d: DTrace's view of a TCP segment and connection (args[3], args[4] and args[5] of the tcp
  * provider), translated from the kernel's socket and TCP header. The states are DTrace's
- * TCP_STATE_* numbers; tcp_state_from_linux[] maps the kernel's TCP_* states onto them.
+ * TCP_STATE_* numbers; tcp_state_from_linux[] maps the kernel's TCP_* states onto them (the same
+ * numbers, a connection request counted as SYN_RECEIVED).
  * args[3] is NULL where no connection is known (a segment for a port nobody listens on, a reset
  * sent on behalf of no socket): its members then read 0, "<unknown>" and TCP_STATE_CLOSED, as in
  * DTrace. What the kernel's socket does not keep (the initial send
@@ -13,25 +14,27 @@
 inline int TH_FIN = 0x01;
 inline int TH_SYN = 0x02;
 inline int TH_RST = 0x04;
-inline int TH_PUSH = 0x08;
+inline int TH_PSH = 0x08;
+inline int TH_PUSH = 0x08;  /* illumos's name */
 inline int TH_ACK = 0x10;
 inline int TH_URG = 0x20;
 inline int TH_ECE = 0x40;
 inline int TH_CWR = 0x80;
 
-inline int32_t TCP_STATE_CLOSED = -6;
-inline int32_t TCP_STATE_IDLE = -5;
-inline int32_t TCP_STATE_BOUND = -4;
-inline int32_t TCP_STATE_LISTEN = -3;
-inline int32_t TCP_STATE_SYN_SENT = -2;
-inline int32_t TCP_STATE_SYN_RECEIVED = -1;
-inline int32_t TCP_STATE_ESTABLISHED = 0;
-inline int32_t TCP_STATE_CLOSE_WAIT = 1;
-inline int32_t TCP_STATE_FIN_WAIT_1 = 2;
-inline int32_t TCP_STATE_CLOSING = 3;
-inline int32_t TCP_STATE_LAST_ACK = 4;
+/* DTrace for Linux's numbers, which are the kernel's; BOUND is the kernel's BOUND_INACTIVE. */
+inline int32_t TCP_STATE_IDLE = 0;
+inline int32_t TCP_STATE_ESTABLISHED = 1;
+inline int32_t TCP_STATE_SYN_SENT = 2;
+inline int32_t TCP_STATE_SYN_RECEIVED = 3;
+inline int32_t TCP_STATE_FIN_WAIT_1 = 4;
 inline int32_t TCP_STATE_FIN_WAIT_2 = 5;
 inline int32_t TCP_STATE_TIME_WAIT = 6;
+inline int32_t TCP_STATE_CLOSED = 7;
+inline int32_t TCP_STATE_CLOSE_WAIT = 8;
+inline int32_t TCP_STATE_LAST_ACK = 9;
+inline int32_t TCP_STATE_LISTEN = 10;
+inline int32_t TCP_STATE_CLOSING = 11;
+inline int32_t TCP_STATE_BOUND = 13;
 
 /* Copied into one string, as ip_protocol_string[] (stdlib/ip.d) is, for the verifier's sake. */
 inline string tcp_state_string[int32_t state] = strjoin(
@@ -56,11 +59,7 @@ inline string tcp_state_string[int32_t state] = strjoin(
  * NEW_SYN_RECV 12 (a connection request not yet a socket), BOUND_INACTIVE 13.
  */
 inline int32_t tcp_state_from_linux[int s] =
-    s == 1 ? TCP_STATE_ESTABLISHED : s == 2 ? TCP_STATE_SYN_SENT :
-    s == 3 || s == 12 ? TCP_STATE_SYN_RECEIVED : s == 4 ? TCP_STATE_FIN_WAIT_1 :
-    s == 5 ? TCP_STATE_FIN_WAIT_2 : s == 6 ? TCP_STATE_TIME_WAIT : s == 8 ? TCP_STATE_CLOSE_WAIT :
-    s == 9 ? TCP_STATE_LAST_ACK : s == 10 ? TCP_STATE_LISTEN : s == 11 ? TCP_STATE_CLOSING :
-    s == 13 ? TCP_STATE_BOUND : TCP_STATE_CLOSED;
+    s == 12 ? TCP_STATE_SYN_RECEIVED : s >= TCP_STATE_ESTABLISHED && s <= TCP_STATE_BOUND ? s : TCP_STATE_CLOSED;
 
 /* The raw header tcp_hdr points to, as on the wire (network byte order), with DTrace's names. */
 typedef struct tcph {

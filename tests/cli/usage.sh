@@ -1,6 +1,7 @@
 #!/bin/bash
 # Usage: usage.sh DSCHED
-# Usage errors exit 2 with the message and the usage text on stderr; -h, --help and --version exit 0
+# Usage errors exit 2 with the message and the usage text on stderr (an option refused, with its
+# reason alone); -h, --help and --version exit 0
 # with their text on stdout; a script file that cannot be read exits 1 naming the file.
 set -u
 dsched=$1
@@ -47,17 +48,27 @@ usage_error "invalid process ID: abc" -p abc -n BEGIN
 usage_error "invalid process ID: 0" -p 0 -n BEGIN
 usage_error "invalid option -x =4k" -x =4k -n BEGIN
 usage_error "only one of -c and -p may be given" -c true -p 1 -n BEGIN
+# option_error TEXT ARGS...: exit 2, the one line "dsched: TEXT" on stderr (the reason says it all, as
+# in DTrace: no usage text), nothing on stdout.
+option_error() {
+  local text=$1
+  shift
+  expect 2 "dsched: $text" "$@"
+  [ "$(cat "$err")" = "dsched: $text" ] || fail "$*" "stderr is not the one line 'dsched: $text'"
+  [ -s "$out" ] && fail "$*" "unexpected output on stdout"
+}
+
 # -x: an option is known, implemented and given a valid value, or refused before anything runs.
-usage_error "unrecognized option: frobnicate" -x frobnicate -n BEGIN
-usage_error "option agghist is not supported" -x agghist -n BEGIN
-usage_error "option temporal is not supported" -x temporal -n BEGIN
-usage_error "invalid value for option bufpolicy: wrap" -x bufpolicy=wrap -n BEGIN
-usage_error "invalid value for option bufsize: lots" -x bufsize=lots -n BEGIN
-usage_error "invalid value for option quiet: please" -x quiet=please -n BEGIN
-usage_error "option strsize requires a value" -x strsize -n BEGIN
+option_error "unrecognized option: frobnicate" -x frobnicate -n BEGIN
+option_error "option agghist is not supported" -x agghist -n BEGIN
+option_error "option temporal is not supported" -x temporal -n BEGIN
+option_error "invalid value for option bufpolicy: wrap" -x bufpolicy=wrap -n BEGIN
+option_error "invalid value for option bufsize: lots" -x bufsize=lots -n BEGIN
+option_error "invalid value for option quiet: please" -x quiet=please -n BEGIN
+option_error "option strsize requires a value" -x strsize -n BEGIN
 usage_error "invalid --dump stage 'everything': use ast, types or ir" --dump=everything -n BEGIN
-usage_error "invalid value for option bufsize: big" -b big -n BEGIN
-usage_error "invalid value for option stdc: q" -X q -n BEGIN
+option_error "invalid value for option bufsize: big" -b big -n BEGIN
+option_error "invalid value for option stdc: q" -X q -n BEGIN
 usage_error "option requires an argument -- 'X'" -n BEGIN -X
 usage_error "invalid probe ID: x1" -i x1
 usage_error "invalid probe ID: 0" -i 0
@@ -66,9 +77,9 @@ usage_error 'invalid probe description "a:b": provider expected' -P a:b
 usage_error 'invalid probe description "p:m:f:n": [[provider:]module:]function expected' -f p:m:f:n
 
 # A trace buffer larger than the ring buffer can be, or of no size, is refused, naming the option and the value.
-usage_error "invalid value for option bufsize: 2g (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
-usage_error "invalid value for option bufsize: 1t (the trace buffer holds at most 1g)" -e -x bufsize=1t -n BEGIN
-usage_error "invalid value for option bufsize: 0" -e -x bufsize=0 -n BEGIN
+option_error "invalid value for option bufsize: 2g (the trace buffer holds at most 1g)" -e -b 2g -n BEGIN
+option_error "invalid value for option bufsize: 1t (the trace buffer holds at most 1g)" -e -x bufsize=1t -n BEGIN
+option_error "invalid value for option bufsize: 0" -e -x bufsize=0 -n BEGIN
 usage_error "-c requires a command to run" -c '' -n BEGIN
 usage_error "-o requires a file name" -o '' -n BEGIN
 

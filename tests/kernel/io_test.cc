@@ -186,10 +186,15 @@ TEST_CASE("io: a cache flush, which has no partition, is for its whole disk") {
   CHECK(leftover_programs().empty());
 }
 
-TEST_CASE("io: what the block layer cannot tell is refused, and wait-start has no arguments") {
-  RunResult resid = run_dsched({"-e", "-n", "io:::done { trace(args[0]->b_resid); }"});
-  CHECK(resid.status == 1);
-  CHECK(resid.err.find("b_resid") != std::string::npos);
+TEST_CASE("io: what the block layer cannot tell reads as DTrace for Linux gives it; wait-start has no arguments") {
+  const std::string target = "/var/tmp/dsched-io-unknown-" + std::to_string(getpid());
+  RunResult unknown = run_dsched({"-qn", "io:::start /args[0]->b_flags & B_WRITE/ { @[args[0]->b_resid, args[0]->b_error,"
+                                  " args[0]->b_addr == NULL] = count(); } END { printa(\"unknown %d %d %d\\n\", @); }",
+                                  "-c", "dd if=/dev/zero of=" + target + " bs=64k count=4 conv=fsync status=none"});
+  unlink(target.c_str());
+  INFO(unknown.out << unknown.err);
+  REQUIRE(unknown.status == 0);
+  CHECK(rows_tagged(unknown.out, "unknown") == std::vector<std::vector<std::string>>{{"0", "0", "1"}});
   RunResult wait = run_dsched({"-e", "-n", "io:::wait-start { trace(args[0]->b_bcount); }"});
   CHECK(wait.status == 1);
   CHECK(wait.err.find("args[0]") != std::string::npos);

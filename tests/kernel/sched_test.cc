@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <map>
 #include <set>
@@ -249,6 +252,29 @@ TEST_CASE("proc provider: a signal caught by a handler, and one the process igno
   // The caught signal is not discarded, and the ignored one has no handler to run.
   CHECK(run.out.find("discard " + std::to_string(SIGUSR1)) == std::string::npos);
   CHECK(run.out.find("handle " + std::to_string(SIGUSR2)) == std::string::npos);
+}
+
+TEST_CASE("proc provider: exec names the path before the program loads; exec-failure the errno") {
+  const std::string self = std::to_string(getpid());
+  TracedWindow window({"-qn",
+                       "proc:::exec /execname == \"dsched-execs\"/ { printf(\"exec %s\\n\", args[0]); }"
+                       " proc:::exec-failure /execname == \"dsched-execs\"/ { printf(\"failure %d\\n\", args[0]); }"
+                       " proc:::exec-success /ppid == " + self + " && execname == \"true\"/ { printf(\"success\\n\"); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-execs", [] {
+    char* const argv[] = {const_cast<char*>("true"), nullptr};
+    child_must(execv("/nonexistent-dsched-program", argv) == -1 && errno == ENOENT);
+    execv("/bin/true", argv);
+    _exit(1);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  std::vector<std::string> lines;
+  for (const std::string& line : lines_of(run.out))
+    if (!line.empty()) lines.push_back(line);
+  CHECK(lines == std::vector<std::string>{"exec /nonexistent-dsched-program", "failure " + std::to_string(ENOENT),
+                                          "exec /bin/true", "success"});
 }
 
 TEST_CASE("remain-cpu is refused with an error naming the probe") { check_refused("remain-cpu"); }
