@@ -72,9 +72,15 @@ class PrioHook : public codegen::Hook {
     // The kernel's effective priority: the boosting task's prio when lower, else normal_prio.
     auto& b = l.ir.b();
     llvm::Value* normal = l.exprs.kernel_field(tracepoint_arg(l, 0), "task_struct", {"normal_prio"});
+    // pi_task is NULL when nothing boosts the task: the verifier lets its prio be read only once
+    // it is known not to be.
     llvm::Value* pi = tracepoint_arg(l, 1);
-    llvm::Value* boosted = l.exprs.kernel_field(pi, "task_struct", {"prio"});
-    llvm::Value* boosts = b.CreateAnd(b.CreateICmpNE(pi, l.ir.const64(0)), b.CreateICmpSLT(boosted, normal));
+    llvm::Value* has_pi = b.CreateICmpNE(pi, l.ir.const64(0));
+    llvm::Value* slot = l.ir.stack_slot();
+    b.CreateStore(normal, slot);
+    l.ir.when(has_pi, [&] { b.CreateStore(l.exprs.kernel_field(pi, "task_struct", {"prio"}), slot); });
+    llvm::Value* boosted = b.CreateLoad(l.ir.i64(), slot);
+    llvm::Value* boosts = b.CreateICmpSLT(boosted, normal);
     return b.CreateSelect(boosts, boosted, normal);
   }
 };

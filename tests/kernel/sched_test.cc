@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -275,6 +277,39 @@ TEST_CASE("proc provider: exec names the path before the program loads; exec-fai
     if (!line.empty()) lines.push_back(line);
   CHECK(lines == std::vector<std::string>{"exec /nonexistent-dsched-program", "failure " + std::to_string(ENOENT),
                                           "exec /bin/true", "success"});
+}
+
+TEST_CASE("change-pri: a thread holding a priority-inheritance mutex takes its waiter's priority, then its own") {
+  TracedWindow window({"-qn", "sched:::change-pri /args[1]->pr_fname == \"dsched-pi\"/ { @[args[2]] = count(); }"
+                              " END { printa(\"pri %d %@d\\n\", @); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-pi", [] {
+    static pthread_mutex_t mutex;
+    pthread_mutexattr_t inherit;
+    child_must(pthread_mutexattr_init(&inherit) == 0 &&
+               pthread_mutexattr_setprotocol(&inherit, PTHREAD_PRIO_INHERIT) == 0 &&
+               pthread_mutex_init(&mutex, &inherit) == 0 && pthread_mutex_lock(&mutex) == 0);
+    // A SCHED_FIFO waiter of real-time priority 10: kernel priority 99 - 10.
+    pthread_attr_t realtime;
+    sched_param param{};
+    param.sched_priority = 10;
+    child_must(pthread_attr_init(&realtime) == 0 && pthread_attr_setinheritsched(&realtime, PTHREAD_EXPLICIT_SCHED) == 0 &&
+               pthread_attr_setschedpolicy(&realtime, SCHED_FIFO) == 0 && pthread_attr_setschedparam(&realtime, &param) == 0);
+    pthread_t waiter;
+    auto wait_for_mutex = [](void*) -> void* {
+      pthread_mutex_lock(&mutex);
+      pthread_mutex_unlock(&mutex);
+      return nullptr;
+    };
+    child_must(pthread_create(&waiter, &realtime, wait_for_mutex, nullptr) == 0);
+    usleep(200 * 1000);  // the waiter runs at once and blocks on the mutex, boosting this thread
+    child_must(pthread_mutex_unlock(&mutex) == 0 && pthread_join(waiter, nullptr) == 0);
+  });
+  RunResult run = window.close();
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("pri 89 1\n") != std::string::npos);   // boosted to the waiter's priority
+  CHECK(run.out.find("pri 120 1\n") != std::string::npos);  // back to its own when it lets go
 }
 
 TEST_CASE("remain-cpu is refused with an error naming the probe") { check_refused("remain-cpu"); }
