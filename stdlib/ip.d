@@ -150,6 +150,17 @@ translator ipinfo_t < void_ip_t *I > {
       *(uint8_t *)I >> 4 == 4 ? inet_ntoa(&((struct iphdr *)I)->daddr) : inet_ntoa6(&((struct ipv6hdr *)I)->daddr);
 };
 
+/*
+ * A segment that arrived, seen from its socket: tcp's connect-established, accept-established and
+ * connect-refused fire on the socket's event, which the kernel's tracepoints pass without the
+ * segment. It came from the remote end; its length is not known.
+ */
+translator ipinfo_t < struct sock *S > {
+  ip_ver = S->__sk_common.skc_family == AF_INET ? 4 : 6;
+  ip_saddr = sock_address_string[(uintptr_t)S, 1];
+  ip_daddr = sock_address_string[(uintptr_t)S, 0];
+};
+
 /* IFF_LOOPBACK (linux/if.h) marks the loopback device. */
 translator ifinfo_t < struct net_device *D > {
   if_name = stringof(D->name);

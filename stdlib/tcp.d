@@ -133,6 +133,13 @@ translator tcpinfo_t < struct tcphdr *T > {
   tcp_hdr = (tcph_t *)T;
 };
 
+/* The same segment's ports (see ipinfo_t < struct sock * >); the rest of its header is not known. */
+translator tcpinfo_t < struct sock *S > {
+  tcp_sport = ntohs(S->__sk_common.skc_dport);
+  tcp_dport = S->__sk_common.skc_num;
+  tcp_hdr = NULL;
+};
+
 /*
  * The probes that fire on a change of state (state-change, connect-established,
  * accept-established) fire before the kernel stores the new state in the socket: their arg6 is

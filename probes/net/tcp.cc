@@ -12,7 +12,9 @@
 //   connect-established  the same, SYN_SENT -> ESTABLISHED
 //   accept-established   the same, SYN_RECV -> ESTABLISHED
 //   connect-refused      tp_btf/tcp_receive_reset(sk) of a socket in SYN_SENT
-// The probes on a socket event have no packet: args[0], args[2] and args[4] are NULL there.
+// The probes on a socket event have no packet: args[0] is NULL there, and args[2] and args[4] too
+// in state-change; connect-established, accept-established and connect-refused follow a segment
+// that arrived, whose addresses and ports args[2] and args[4] give from the socket.
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -40,14 +42,17 @@ constexpr const char* kReceiveReset = "tp_btf/tcp_receive_reset";  // (sk)
 // each firing in its binding: the socket, the previous state and the new one.
 class SocketHook : public codegen::Hook {
  public:
+  static bool follows_segment(const lang::Probe& probe) { return probe.name != "state-change"; }
+
   std::vector<std::string> sections(const lang::Probe& probe) const override {
     return {probe.name == "connect-refused" ? kReceiveReset : kSetState};
   }
-  bool arg_is_btf(int index) const override { return index == 1 || index == 3; }
+  bool arg_is_btf(int index) const override { return index >= 1 && index <= 4; }
 
   llvm::Value* arg(Lowering& l, int index) const override {
     const std::vector<llvm::Value*>& bound = l.firing.binding().args;
     if (index == 1 || index == 3) return bound[kSocket];
+    if ((index == 2 || index == 4) && follows_segment(l.firing.probe())) return bound[kSocket];
     if (index == 5) return bound[kOldState];
     return l.ir.const64(0);  // no packet
   }
@@ -97,9 +102,15 @@ class TcpProvider : public lang::Provider {
     };
     lang::Probe state_change = probe("state-change");
     state_change.args.push_back({"int", "tcplsinfo_t *"});
-    return {probe("accept-established"), probe("accept-refused"), probe("connect-established"),
-            probe("connect-refused"),    probe("connect-request"), probe("receive"),
-            probe("send"),               state_change};
+    auto after_segment = [&](const char* name) {
+      lang::Probe p = probe(name);
+      p.args[2] = {"struct sock *", "ipinfo_t *"};
+      p.args[4] = {"struct sock *", "tcpinfo_t *"};
+      return p;
+    };
+    return {after_segment("accept-established"), probe("accept-refused"), after_segment("connect-established"),
+            after_segment("connect-refused"),    probe("connect-request"), probe("receive"),
+            probe("send"),                       state_change};
   }
 
   const codegen::Hook& hook(const lang::Probe& probe) const override {

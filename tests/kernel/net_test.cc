@@ -111,12 +111,17 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
     tcp:::connect-established /args[3]->tcps_rport == LISTEN_PORT/ {
       printf("connected %s %d %s %d %s %d\n", args[3]->tcps_laddr, args[3]->tcps_lport, args[3]->tcps_raddr,
              args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state],
-             args[3]->tcps_rtt < 1000 && args[3]->tcps_rtt_sd < 1000); }
+             args[3]->tcps_rtt < 1000 && args[3]->tcps_rtt_sd < 1000);
+      printf("segment connected %s %d %s %d %d\n", args[2]->ip_saddr, args[4]->tcp_sport, args[2]->ip_daddr,
+             args[4]->tcp_dport, args[2]->ip_ver); }
     tcp:::accept-established /args[3]->tcps_lport == LISTEN_PORT/ {
       printf("accepted %s %d %s %d %s\n", args[3]->tcps_laddr, args[3]->tcps_lport, args[3]->tcps_raddr,
-             args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state]); }
+             args[3]->tcps_rport, tcp_state_string[args[3]->tcps_state]);
+      printf("segment accepted %s %d %s %d %d\n", args[2]->ip_saddr, args[4]->tcp_sport, args[2]->ip_daddr,
+             args[4]->tcp_dport, args[2]->ip_ver); }
     tcp:::connect-refused /args[3]->tcps_rport == NOBODY_PORT/ {
-      printf("refused %s %d %s\n", args[3]->tcps_raddr, args[3]->tcps_rport, execname); }
+      printf("refused %s %d %s\n", args[3]->tcps_raddr, args[3]->tcps_rport, execname);
+      printf("segment refused %s %d %d\n", args[2]->ip_saddr, args[4]->tcp_sport, args[4]->tcp_dport == args[3]->tcps_lport); }
     tcp:::accept-refused /args[4]->tcp_sport == NOBODY_PORT/ {
       printf("rejected %s %s %d\n", args[2]->ip_saddr, args[2]->ip_daddr, args[4]->tcp_flags == (TH_RST | TH_ACK)); }
     tcp:::send, tcp:::receive /args[4]->tcp_dport == LISTEN_PORT && args[2]->ip_plength > args[4]->tcp_offset/ {
@@ -206,6 +211,12 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
         std::vector<std::vector<std::string>>{{"127.0.0.1", port, "127.0.0.1", client, "state-established"}});
   CHECK(rows_tagged(run.out, "refused") ==
         std::vector<std::vector<std::string>>{{"127.0.0.1", closed, "dsched-net"}});
+  // The segment each of these follows came from the other end: its addresses and ports.
+  CHECK(sorted(rows_tagged(run.out, "segment")) == sorted({
+      {"connected", "127.0.0.1", port, "127.0.0.1", client, "4"},
+      {"accepted", "127.0.0.1", client, "127.0.0.1", port, "4"},
+      {"refused", "127.0.0.1", closed, "1"},
+  }));
   CHECK(rows_tagged(run.out, "rejected") == std::vector<std::vector<std::string>>{{"127.0.0.1", "127.0.0.1", "1"}});
   // The data in one segment each way: ip_plength is the TCP header and the data. A segment is
   // sent from the client's socket and arrives for the accepted one.
@@ -346,6 +357,9 @@ TEST_CASE("net providers: probes listed with DTrace's argument types; what is no
   RunResult iss = run_dsched({"-e", "-n", "tcp:::send { trace(args[3]->tcps_iss); }"});
   CHECK(iss.status == 1);
   CHECK(iss.err.find("does not define member tcps_iss") != std::string::npos);
+  RunResult seq = run_dsched({"-e", "-n", "tcp:::accept-established { trace(args[4]->tcp_seq); }"});
+  CHECK(seq.status == 1);
+  CHECK(seq.err.find("does not define member tcp_seq") != std::string::npos);
   RunResult rto = run_dsched({"-e", "-n", "tcp:::state-change { trace(args[3]->tcps_rto); }"});
   CHECK(rto.status == 1);
   CHECK(rto.err.find("tcps_rto") != std::string::npos);
