@@ -28,7 +28,7 @@ TEST_CASE("ids are 1-based, providers by name, and stable") {
 TEST_CASE("providers and their probes") {
   ProbeCatalog r;
   CHECK(r.provider("sched").size() == 11);
-  CHECK(r.provider("proc").size() == 10);
+  CHECK(r.provider("proc").size() == 12);
   CHECK(r.provider("dtrace").size() == 3);
   CHECK(r.provider("nosuch").empty());
   CHECK(r.match("sched:::*").size() == 11);

@@ -1,4 +1,4 @@
 BEGIN
 {
-  trace(curlwpsinfo->pr_wchan);
+  trace(curlwpsinfo->pr_syscall);
 }
