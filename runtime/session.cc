@@ -4,13 +4,18 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <sched.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "abi/records.h"
 #include "runtime/aggregation_store.h"
 #include "runtime/loader.h"
 #include "runtime/record_consumer.h"
@@ -48,7 +53,8 @@ class SignalScope {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-// The ring buffer's callback: records go to the consumer (ERROR ran in the faulting program).
+// The ring buffer's callback: records go to the consumer (ERROR ran in the faulting program), a
+// CPU at a time.
 class RecordLoop {
  public:
   // `fill_bytes`: bufpolicy=fill's buffer size (0: switch), see on_record.
@@ -60,9 +66,33 @@ class RecordLoop {
   // rest of its clause and ERROR's, and what was recorded before it still prints, as in DTrace.
   static int on_record(void* context, void* data, size_t size) {
     auto* loop = static_cast<RecordLoop*>(context);
-    if (loop->accepting && loop->fits(size)) loop->consumer_.consume({static_cast<const char*>(data), size});
+    if (loop->accepting && loop->fits(size)) loop->hold({static_cast<const char*>(data), size});
     bool exiting = loop->consumer_.exit_requested() && !loop->consumer_.ending();
-    return loop->attached && (interrupts != 0 || !loop->accepting || exiting) ? kStopReading : 0;
+    bool full = loop->held_.size() >= kMostHeld;
+    return loop->attached && (interrupts != 0 || !loop->accepting || exiting || full) ? kStopReading : 0;
+  }
+
+  // Hands what was read to the consumer one CPU after another, each CPU's records in the order
+  // it traced them, as DTrace reads each CPU's buffer whole: the records of one firing (one per
+  // clause) print together, not interleaved with another CPU's. A read with speculative records
+  // keeps the order they were traced in: a commit() must find what any CPU speculated before it.
+  // Call after every read.
+  void deliver() {
+    auto record_at = [&](size_t at) {
+      uint64_t size;
+      std::memcpy(&size, held_.data() + at, sizeof size);
+      return std::string_view(held_).substr(at + sizeof size, size);
+    };
+    if (speculating_) {
+      for (size_t at = 0; at < held_.size(); at += sizeof(uint64_t) + record_at(at).size())
+        consumer_.consume(record_at(at));
+    } else {
+      for (const auto& [cpu, starts] : held_by_cpu_)
+        for (size_t at : starts) consumer_.consume(record_at(at));
+    }
+    held_.clear();
+    held_by_cpu_.clear();
+    speculating_ = false;
   }
 
   bool accepting = true;  // false once a filled buffer was seen: later records are dropped
@@ -71,6 +101,18 @@ class RecordLoop {
   static constexpr int kStopReading = -EINTR;
 
  private:
+  // Keeps a record until deliver(): its size, then its bytes.
+  void hold(std::string_view record) {
+    abi::RecordHeader header;
+    if (record.size() < sizeof header) return;
+    std::memcpy(&header, record.data(), sizeof header);
+    speculating_ |= header.speculative != 0;
+    held_by_cpu_[header.cpu].push_back(held_.size());
+    uint64_t size = record.size();
+    held_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    held_.append(record);
+  }
+
   // bufpolicy=fill, as DTrace: the buffer holds what was traced since the start; the first record
   // that no longer fits marks it filled, and it and every later record are not traced. END's
   // records always fit (DTrace reserves their space). A record takes its size rounded up to 8
@@ -84,9 +126,14 @@ class RecordLoop {
     return false;
   }
 
+  static constexpr uint64_t kMostHeld = 4 << 20;  // then reading pauses while they print
+
   RecordConsumer& consumer_;
   uint64_t fill_bytes_;
   uint64_t traced_ = 0;
+  std::string held_;                                 // the records read, in the order traced
+  std::map<uint32_t, std::vector<size_t>> held_by_cpu_;  // where each CPU's records start in held_
+  bool speculating_ = false;                          // some record read is speculative
 };
 
 // Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
@@ -178,8 +225,12 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   }
   DropReporter drops(*object, object->map_fd(program.drops_map), output, kept ? &*kept : nullptr);
   SignalScope signals;
-  auto drain = [&] {
+  auto read = [&] {
     ring.consume();
+    loop.deliver();
+  };
+  auto drain = [&] {
+    read();
     output.flush();
   };
 
@@ -220,6 +271,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
            !(config.target && config.target->exited()) && (!config.companion || config.companion->keep_running())) {
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(period(options, "switchrate"));
       ring.poll(static_cast<int>(std::max<int64_t>(1, wait.count())));
+      loop.deliver();
       output.flush();
       if (config.symbols && config.target) config.symbols->refresh_process(uint32_t(config.target->pid()));
       if (Clock::now() >= next_status) {
@@ -232,14 +284,14 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.warning(config.target->describe_exit());
   object->detach();
   loop.attached = false;
-  ring.consume();
+  read();
   // END's clauses all print, even after exit(); an exit() in END sets the status anew.
   consumer.begin_end();
   loop.accepting = true;
   if (kept) kept->begin_end(this_cpu());
   for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
     if (!object->run(end, error)) output.error(error);
-  ring.consume();
+  read();
   consumer.print_kept();  // bufpolicy=ring: what the buffers kept, END's records last
   bool exited = consumer.exit_requested();
   int exit_status = consumer.exit_status();

@@ -3,6 +3,8 @@
 // listing with argument types from the kernel's BTF.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <sched.h>
 #include <signal.h>
 #include <unistd.h>
@@ -35,7 +37,7 @@ TEST_CASE("rawtp:sched::sched_migrate_task: the moved task and the CPU it goes t
   if (cpu_count() < 2) return;
   TracedWindow window({"-qn",
                        "rawtp:sched::sched_migrate_task /args[0]->comm == \"dsched-mover\"/"
-                       " { printf(\"moved %d %d\\n\", args[0]->pid, args[1]); }"});
+                       " { printf(\"moved %d %d %d\\n\", args[0]->pid, args[1], timestamp); }"});
   REQUIRE(window.is_open());
   pid_t mover = run_named_child("dsched-mover", [] {
     for (int cpu : {0, 1, 0}) {
@@ -49,8 +51,11 @@ TEST_CASE("rawtp:sched::sched_migrate_task: the moved task and the CPU it goes t
   RunResult run = window.close();
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
-  // The child may start on either CPU: it moves at least to 1 and back to 0, in that order.
+  // The child may start on either CPU: it moves at least to 1 and back to 0, in that order. Each
+  // move is traced on the CPU it leaves, and as in DTrace each CPU's records print together: the
+  // moves are put in order by their time.
   auto rows = rows_tagged(run.out, "moved");
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::stoull(a.at(2)) < std::stoull(b.at(2)); });
   std::vector<std::string> targets;
   for (const auto& row : rows) {
     CHECK(row.at(0) == std::to_string(mover));

@@ -11,7 +11,10 @@
 
 #include <unistd.h>
 
+#include <sys/wait.h>
+
 #include "support.h"
+#include "traced_window.h"
 #include "workloads.h"
 
 using namespace dsched::test;
@@ -199,4 +202,33 @@ TEST_CASE("'matched' counts every clause's probes, even a probe named twice") {
 TEST_CASE("each -n description reports its own matched line") {
   RunResult r = run_dsched({"-n", "BEGIN { exit(0); }", "-n", "END { }"});
   CHECK(r.err == "dsched: description 'BEGIN ' matched 1 probe\ndsched: description 'END ' matched 1 probe\n");
+}
+
+// As DTrace reads each CPU's buffer whole, what the clauses of one firing print stays together
+// even while another CPU's firings print too.
+TEST_CASE("the output of one firing's clauses is not interleaved with another CPU's") {
+  TracedWindow window({"-qn", "syscall::getppid:entry /execname == \"dsched-clauses\"/ { printf(\"A%d-\", cpu); }"
+                              " syscall::getppid:entry /execname == \"dsched-clauses\"/ { printf(\"B%d\\n\", cpu); }"});
+  REQUIRE(window.is_open());
+  constexpr int kCalls = 20000;
+  run_named_child("dsched-clauses", [] {
+    // Two processes calling at once, on both CPUs when the machine lets them.
+    pid_t other = fork();
+    child_must(other >= 0);
+    for (int i = 0; i < kCalls; ++i) getppid();
+    if (other == 0) _exit(0);
+    int status = 0;
+    child_must(waitpid(other, &status, 0) == other && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  });
+  RunResult run = window.close();
+  REQUIRE(run.status == 0);
+  int firings = 0, split = 0;
+  std::regex whole("A([0-9]+)-B\\1");
+  for (const std::string& line : split_lines(run.out)) {
+    if (line.empty()) continue;
+    ++firings;
+    if (!std::regex_match(line, whole)) ++split;
+  }
+  CHECK(firings == 2 * kCalls);
+  CHECK(split == 0);
 }
