@@ -83,9 +83,9 @@ void Sema::fold(ExprPtr& e) {
         case BinaryOp::Shl:
         case BinaryOp::Shr:
           if (y >= 64) fail(e->loc, ErrTag::D_UNKNOWN, "shift count is out of range in a constant expression");
-          // D shifts in 64-bit registers: past the operand's width (1 << 40, -1 << 63) the
-          // result is the 64-bit value, typed as a 64-bit integer of the operand's signedness.
-          if (y >= type->size * 8) type = types_.integer(8, type->is_signed);
+          // D shifts in 64-bit registers and keeps the operand's type, as DTrace's folding does:
+          // 1 << 40 is 2^40 typed int, so an aggregation takes 2^40 but a record or a variable of
+          // its type keeps the low 32 bits (0).
           result = op == BinaryOp::Shl ? x << y : is_signed ? uint64_t(sx >> y) : x >> y;
           break;
         case BinaryOp::Lt: result = is_signed ? sx < sy : x < y; break;

@@ -2,9 +2,10 @@
 
 /*
  * C's integer semantics: stores into narrow variables truncate, signed division and modulo
- * round toward zero, the operands of + are evaluated left first, constant shifts past 32 bits
- * give the 64-bit value, quantize/lquantize take negative values, and narrow aggregation keys
- * print with their type's signedness.
+ * round toward zero, the operands of + are evaluated left first, a constant shift past 32 bits
+ * keeps its operand's type (printf records an int's 32 bits; an aggregation takes the 64-bit
+ * value), quantize/lquantize take negative values, and narrow aggregation keys print with their
+ * type's signedness.
  */
 char c;
 short s;
@@ -27,7 +28,7 @@ dtrace:::BEGIN
 
 	i = 0;
 	printf("%d %d\n", i++ + ++i, i);
-	printf("%d %d\n", 1 << 40, -1 << 63);
+	printf("%d %d %d %d\n", 1 << 40, -1 << 63, sizeof (1 << 40), (long long)1 << 40);
 
 	@q = quantize(-5);
 	@q = quantize(3);
