@@ -18,7 +18,7 @@ constexpr bool kNo = false;
 // Every option of DTrace's option tables. Where dsched reads each supported one:
 //   compiler: stdc (the preprocessor's flags), argref, strsize, nspec, bufsize, aggsize, dynvarsize, cpu, defaultargs, zdefs, destructive,
 //             stackframes and ustackframes (frames that stack() and ustack() record by default), maxframes (the most they record)
-//   runtime:  evaltime (where a -c command waits for tracing to start), quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
+//   runtime:  evaltime (where a -c command waits for tracing to start), lockmem (set before loading), quiet, bufpolicy (fill: the read loop stops tracing; ring: records are kept until the end), bufresize (the loader), oformat
 //             (which output), flowindent, rawbytes, stackindent and foldstacks (the text output), aggsort*, specsize, switchrate (how often the buffers are read), statusrate
 //             (how often drops are reported), aggpercpu (aggregations keep and print each CPU's value), aggrate and cleanrate (dsched reads aggregations when
 //             they print and frees dynamic variables when they are assigned 0, so both are always met)
@@ -79,6 +79,9 @@ constexpr OptionSpec kOptions[] = {
     {"grabanon", K::Flag, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackframes", K::Count, P::Run, 0, nullptr, nullptr, kNo},
     {"jstackstrsize", K::Size, P::Run, 0, nullptr, nullptr, kNo},
+    // DTrace for Linux's: the locked-memory limit (RLIMIT_MEMLOCK) BPF maps count against on
+    // kernels that charge them there.
+    {"lockmem", K::Size, P::Run, 0, nullptr, nullptr, true, 0, nullptr, 0, nullptr, true},
     {"maxframes", K::Count, P::Run, 127, nullptr, nullptr, true, 127, "the kernel records at most 127 frames"},
     {"nspec", K::Count, P::Run, 1},
     {"quietresize", K::Flag, P::Run, 0},  // DTrace for Linux's: bufresize=auto lowers sizes silently
@@ -255,6 +258,10 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
       break;
     }
     case OptionKind::Size:
+      if (spec->unlimited && strcasecmp(value->c_str(), "unlimited") == 0) {
+        out->number = -1;
+        return true;
+      }
       // A size of nothing would hold nothing: every record or entry would be a drop.
       ok = parse_size(*value, &out->number) && out->number > 0;
       break;

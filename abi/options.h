@@ -36,6 +36,7 @@ struct OptionSpec {
   const char* largest_reason = nullptr;
   int64_t smallest = 0;         // Size, Count: the smallest value taken (0: any), and why no smaller one
   const char* smallest_reason = nullptr;
+  bool unlimited = false;       // Size: "unlimited" is a value too (number -1)
 };
 
 struct OptionValue {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <sched.h>
+#include <sys/resource.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -200,6 +201,14 @@ Clock::duration period(const abi::Options& options, const char* name) {
 int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::Options& options,
                 const SessionConfig& config) {
   std::string error;
+  if (options.is_set("lockmem")) {
+    // As DTrace for Linux, a limit that cannot be set (raised without CAP_SYS_RESOURCE) does not
+    // stop the run: only kernels that count BPF maps against it need it. It is reported.
+    int64_t bytes = options.number("lockmem");
+    rlimit limit{bytes < 0 ? RLIM_INFINITY : rlim_t(bytes), bytes < 0 ? RLIM_INFINITY : rlim_t(bytes)};
+    if (setrlimit(RLIMIT_MEMLOCK, &limit) != 0)
+      output.warning("cannot set the locked-memory limit to " + options.text("lockmem") + ": " + std::strerror(errno));
+  }
   BufferResizer resizer(options.text("bufresize") != "manual", options.flag("quietresize"));
   auto object =
       LoadedObject::load(program.object, program.attach_points, config.verbose, resizer, error, config.early_maps);

@@ -16,7 +16,10 @@ std::optional<long> process_of(std::string_view field, std::string_view prefix) 
 bool module_matches(const std::string& pattern, const lang::ProcessModule& module) {
   if (pattern == "a.out") return module.executable;
   if (lang::field_matches(pattern, module.name)) return true;
-  return !lang::is_glob(pattern) && pattern.find('.') == std::string::npos && module.name.starts_with(pattern + ".so");
+  if (lang::is_glob(pattern)) return false;
+  // A shared object named without its version ("libc.so") or without its suffix ("libc").
+  if (pattern.find('.') == std::string::npos) return module.name.starts_with(pattern + ".so");
+  return pattern.ends_with(".so") && module.name.starts_with(pattern + ".");
 }
 
 std::string grab_error(long pid, const std::string& reason) {

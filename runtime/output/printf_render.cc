@@ -117,9 +117,9 @@ std::string render_conversion(const Conversion& conv, int width, int precision, 
     case 's':
       require(conv, v, Value::Kind::String, "a string");
       return cformat((prefix + "s").c_str(), v.text.c_str());
-    case 'S':
+    case 'S':  // as DTrace escapes the string's record: its terminating NUL too, as \0
       require(conv, v, Value::Kind::String, "a string");
-      return cformat((prefix + "s").c_str(), escape_string(v.text).c_str());
+      return cformat((prefix + "s").c_str(), (escape_string(v.text) + "\\0").c_str());
     case 'a':
     case 'A':
       return render_address(conv, prefix, v, context);

@@ -7,7 +7,7 @@
 # sizes below what DTrace takes (strsize under 2, a bufsize or aggsize that cannot hold one record
 # or entry) refused with the option and the value named; ftruncate() empties the -o file so far,
 # freopen() sends what follows to another file and freopen("") back, and needs -w; records that
-# run past the end of a small trace buffer print whole.
+# run past the end of a small trace buffer print whole; lockmem sets the locked-memory limit.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
@@ -91,6 +91,20 @@ refused "aggsize=8" "invalid value for option aggsize: 8 (an entry of @c takes 1
 refused "aggsize=16" "invalid value for option aggsize: 16 (an entry of @c takes 24 bytes)" \
   -x aggsize=16 -n 'BEGIN { @c = count(); exit(0); }'
 "$dsched" -e -x aggsize=24 -n 'BEGIN { @c = count(); exit(0); }' || fail "aggsize=24 holds @c but was refused"
+
+# lockmem sets dsched's locked-memory limit (RLIMIT_MEMLOCK, the kernel's rlim[8]) before it loads
+# anything, to a size or unlimited; BEGIN runs in dsched's own process and reads it back.
+# Lowering it is always allowed; raising it needs CAP_SYS_RESOURCE, and without it the run goes on
+# and says so, as DTrace for Linux goes on.
+memlock='BEGIN { printf("%u\n", curthread->signal->rlim[8].rlim_cur); exit(0); }'
+out=$("$dsched" -q -x lockmem=4k -n "$memlock" 2>&1)
+[ "$out" = 4096 ] || fail "lockmem=4k: $out"
+printf '#pragma D option lockmem=unlimited\n%s\n' "$memlock" >"$dir/lockmem.d"
+out=$("$dsched" -q -s "$dir/lockmem.d" 2>&1)
+[ "$out" = 18446744073709551615 ] ||
+  grep -qx "dsched: cannot set the locked-memory limit to unlimited: Operation not permitted" <<<"$out" ||
+  fail "lockmem=unlimited: $out"
+refused "lockmem=lots" "dsched: invalid value for option lockmem: lots" -x lockmem=lots -n 'BEGIN { exit(0); }'
 
 "$dsched" -q -o "$dir/trunc.out" -n 'BEGIN { printf("gone\n"); ftruncate(); printf("kept\n"); exit(0); }' 2>/dev/null
 [ "$(cat "$dir/trunc.out")" = kept ] || fail "ftruncate() with -o: the file holds: $(cat "$dir/trunc.out")"

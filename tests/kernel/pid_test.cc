@@ -85,9 +85,10 @@ TEST_CASE("an instruction offset probe fires where its instruction runs; other o
   }
 }
 
-TEST_CASE("patterns select modules and functions; a.out names the program, libc its C library") {
+TEST_CASE("patterns select modules and functions; a.out names the program, libc and libc.so its C library") {
   RunResult run = trace("pid$target:a.out:dsched_*:entry { @[probefunc] = count(); }"
-                        "pid$target:libc:getpid:entry { @[probemod] = count(); }");
+                        "pid$target:libc:getpid:entry { @[probemod] = count(); }"
+                        "pid$target:libc.so:getpid:entry { @[\"so\"] = count(); }");
   INFO(run.out);
   std::map<std::string, std::string> counts;
   for (const std::vector<std::string>& row : parse_rows(run.out))
@@ -95,6 +96,7 @@ TEST_CASE("patterns select modules and functions; a.out names the program, libc 
   CHECK(counts["dsched_add"] == std::to_string(kRounds));
   CHECK(counts["dsched_many"] == std::to_string(kRounds));
   CHECK(counts["libc.so.6"] == std::to_string(kRounds));
+  CHECK(counts["so"] == std::to_string(kRounds));
 }
 
 TEST_CASE("uregs[] holds the probe's user registers") {

@@ -79,9 +79,10 @@ TEST_CASE("%p prints the address in hex without 0x") {
   CHECK(render("%p", {Value::integer(-1, 8)}) == "ffffffffffffffff");
 }
 
-TEST_CASE("%S escapes what is not printable") {
-  CHECK(render("%S", {Value::string("a\tb\"c\\ d\n")}) == "a\\tb\\\"c\\\\ d\\n");
-  CHECK(render("%S", {Value::string(std::string("\x01\xff", 2))}) == "\\001\\377");
+TEST_CASE("%S escapes what is not printable, the terminating NUL included") {
+  CHECK(render("%S", {Value::string("a\tb\"c\\ d\n")}) == "a\\tb\\\"c\\\\ d\\n\\0");
+  CHECK(render("%S", {Value::string(std::string("\x01\xff", 2))}) == "\\001\\377\\0");
+  CHECK(render("[%6S]", {Value::string("x")}) == "[   x\\0]");
   CHECK(escape_string("\a\b\f\r\v") == "\\a\\b\\f\\r\\v");
 }
 
