@@ -59,6 +59,18 @@ uint64_t physical_offset(int fd, off_t offset) {
   return extent.fe_physical + (uint64_t(offset) - extent.fe_logical);
 }
 
+// `script` over dd writing `blocks` blocks of `block_size` to a new file under /var/tmp and
+// fsync()ing it; the file is removed after.
+RunResult trace_fsynced_write(const std::string& script, const std::string& block_size, int blocks) {
+  const std::string file = "/var/tmp/dsched-io-" + std::to_string(getpid());
+  RunResult run = run_dsched({"-qn", script, "-c", "dd if=/dev/zero of=" + file + " bs=" + block_size +
+                                                      " count=" + std::to_string(blocks) + " conv=fsync status=none"});
+  unlink(file.c_str());
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("io:::start and io:::done: direct reads of a file at sectors known from FIEMAP") {
@@ -171,13 +183,10 @@ TEST_CASE("io:::start and io:::done: direct writes to a loop device the test mak
 
 TEST_CASE("io: a cache flush, which has no partition, is for its whole disk") {
   // dd's fsync() writes the block and then flushes the disk's cache with a request of no bytes.
-  const std::string file = "/var/tmp/dsched-io-flush";
-  RunResult run = run_dsched({"-qn", "io:::start /args[0]->b_bcount == 0/ { printf(\"flush %d %s\\n\","
-                              " args[1]->dev_name == args[1]->dev_statname, args[0]->b_flags & B_WRITE ? \"W\" : \"R\"); }",
-                              "-c", "dd if=/dev/zero of=" + file + " bs=4k count=1 conv=fsync status=none"});
-  unlink(file.c_str());
+  RunResult run = trace_fsynced_write("io:::start /args[0]->b_bcount == 0/ { printf(\"flush %d %s\\n\","
+                                      " args[1]->dev_name == args[1]->dev_statname, args[0]->b_flags & B_WRITE ? \"W\" : \"R\"); }",
+                                      "4k", 1);
   INFO(run.out << run.err);
-  REQUIRE(run.status == 0);
   CHECK(run.err.find("error on enabled probe") == std::string::npos);
   // A disk without a write cache needs no flush; where one is sent, it names the disk itself and
   // goes out as the writes it completes do.
@@ -187,13 +196,10 @@ TEST_CASE("io: a cache flush, which has no partition, is for its whole disk") {
 }
 
 TEST_CASE("io: what the block layer cannot tell reads as DTrace for Linux gives it; wait-start has no arguments") {
-  const std::string target = "/var/tmp/dsched-io-unknown-" + std::to_string(getpid());
-  RunResult unknown = run_dsched({"-qn", "io:::start /args[0]->b_flags & B_WRITE/ { @[args[0]->b_resid, args[0]->b_error,"
-                                  " args[0]->b_addr == NULL] = count(); } END { printa(\"unknown %d %d %d\\n\", @); }",
-                                  "-c", "dd if=/dev/zero of=" + target + " bs=64k count=4 conv=fsync status=none"});
-  unlink(target.c_str());
+  RunResult unknown = trace_fsynced_write("io:::start /args[0]->b_flags & B_WRITE/ { @[args[0]->b_resid, args[0]->b_error,"
+                                          " args[0]->b_addr == NULL] = count(); } END { printa(\"unknown %d %d %d\\n\", @); }",
+                                          "64k", 4);
   INFO(unknown.out << unknown.err);
-  REQUIRE(unknown.status == 0);
   CHECK(rows_tagged(unknown.out, "unknown") == std::vector<std::vector<std::string>>{{"0", "0", "1"}});
   RunResult wait = run_dsched({"-e", "-n", "io:::wait-start { trace(args[0]->b_bcount); }"});
   CHECK(wait.status == 1);
