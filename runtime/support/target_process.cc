@@ -24,17 +24,24 @@ int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid,
 
 
 // The file execvp() would run for `name`: a path, or an executable file in a $PATH directory.
-// Found before the fork, so the traced child makes one exec, not one per $PATH directory.
-std::optional<std::string> executable_path(const std::string& name) {
+// Found before the fork, so the traced child makes one exec, not one per $PATH directory. Without
+// one, `error` says why, as execvp() would: a file found but not executable is EACCES.
+std::optional<std::string> executable_path(const std::string& name, int& error) {
+  error = ENOENT;
+  auto runnable = [&](const std::string& file) {
+    if (access(file.c_str(), X_OK) == 0) return true;
+    if (access(file.c_str(), F_OK) == 0) error = EACCES;
+    return false;
+  };
   if (name.find('/') != std::string::npos) {
-    if (access(name.c_str(), X_OK) == 0) return name;
+    if (runnable(name)) return name;
     return std::nullopt;
   }
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
   for (std::string dir; std::getline(dirs, dir, ':');) {
     std::string file = (dir.empty() ? "." : dir) + "/" + name;
-    if (access(file.c_str(), X_OK) == 0) return file;
+    if (runnable(file)) return file;
   }
   return std::nullopt;
 }
@@ -52,9 +59,10 @@ std::unique_ptr<TargetProcess> TargetProcess::start_held(const std::string& comm
     error = "empty command for -c";
     return nullptr;
   }
-  std::optional<std::string> file = executable_path(words[0]);
+  int not_found = 0;
+  std::optional<std::string> file = executable_path(words[0], not_found);
   if (!file) {
-    error = "failed to execute " + words[0] + ": No such file or directory";
+    error = "failed to execute " + words[0] + ": " + std::strerror(not_found);
     return nullptr;
   }
   int gate[2];

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -144,6 +145,16 @@ TEST_CASE("-c with a missing command names it and runs nothing") {
   CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK(r.err == "dsched: failed to execute /nonexistent/dsched-no-such-command: No such file or directory\n");
+}
+
+TEST_CASE("-c with a file that is not executable says so") {
+  const std::string file = "/tmp/dsched-not-executable-" + std::to_string(getpid());
+  std::ofstream(file) << "echo never\n";
+  RunResult r = run_dsched({"-qn", "BEGIN { printf(\"begin\\n\"); }", "-c", file});
+  std::remove(file.c_str());
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "dsched: failed to execute " + file + ": Permission denied\n");
 }
 
 TEST_CASE("-p follows a process; the run ends by itself when the process goes, through END") {
