@@ -253,10 +253,24 @@ const Type* BtfTypes::convert(uint32_t id) const {
       result = record;
       break;
     }
-    case BTF_KIND_ENUM:
-    case BTF_KIND_ENUM64:
-      result = universe_.named_integer("enum " + name, t->size, kflag_of(t));
+    case BTF_KIND_ENUM: {
+      std::vector<std::pair<std::string, int64_t>> names;
+      auto* values = reinterpret_cast<const btf_enum*>(t + 1);
+      for (unsigned i = 0; i < vlen_of(t); ++i)
+        names.emplace_back(name_at(values[i].name_off),
+                           kflag_of(t) ? int64_t(values[i].val) : int64_t(uint32_t(values[i].val)));
+      result = universe_.enum_type(name, t->size, kflag_of(t), std::move(names));
       break;
+    }
+    case BTF_KIND_ENUM64: {
+      std::vector<std::pair<std::string, int64_t>> names;
+      auto* values = reinterpret_cast<const btf_enum64*>(t + 1);
+      for (unsigned i = 0; i < vlen_of(t); ++i)
+        names.emplace_back(name_at(values[i].name_off),
+                           int64_t((uint64_t(values[i].val_hi32) << 32) | values[i].val_lo32));
+      result = universe_.enum_type(name, t->size, kflag_of(t), std::move(names));
+      break;
+    }
     case BTF_KIND_TYPEDEF: {
       const Type* target = convert(t->type);
       result = target->is_integer() ? universe_.named_integer(name, target->size, target->is_signed)

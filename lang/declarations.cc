@@ -350,15 +350,15 @@ const Type* Sema::record_type(const RecordSpec& spec) {
 }
 
 const Type* Sema::enum_type(const EnumSpec& spec) {
-  const Type* int_type = types_.integer(4, true);
   if (!spec.has_body) {
-    if (enums_.count(spec.tag)) return int_type;
+    if (auto it = enums_.find(spec.tag); it != enums_.end()) return it->second;
     std::string error;
     if (const Type* kernel = types_.kernel_enum(spec.tag, &error)) return kernel;
     fail(spec.loc, ErrTag::D_TYPE_ERR, "enum " + spec.tag + " is not defined");
   }
   if (!spec.tag.empty() && enums_.count(spec.tag))
     fail(spec.loc, ErrTag::D_DECL_TYPERED, "enum " + spec.tag + " is already defined");
+  std::vector<std::pair<std::string, int64_t>> values;
   int64_t next = 0;
   for (const Enumerator& e : spec.enumerators) {
     if (e.value) {
@@ -371,11 +371,16 @@ const Type* Sema::enum_type(const EnumSpec& spec) {
     if (enum_constants_.count(e.name) || inlines_.count(e.name) || is_reserved_variable_name(e.name) ||
         find_variable(VarScope::Global, e.name))
       fail(e.loc, ErrTag::D_DECL_IDRED, "identifier " + e.name + " is already defined");
-    enum_constants_[e.name] = {next, int_type};
+    enum_constants_[e.name] = {next, types_.integer(4, true)};  // later enumerators may use it
+    values.emplace_back(e.name, next);
     ++next;
   }
-  if (!spec.tag.empty()) enums_[spec.tag] = int_type;
-  return int_type;
+  // A tagged enum is a type of its own, whose values print() names, as DTrace's enumerators carry
+  // their enum's type; an anonymous one is an int.
+  const Type* type = spec.tag.empty() ? types_.integer(4, true) : types_.enum_type(spec.tag, 4, true, values);
+  for (const auto& [name, value] : values) enum_constants_[name] = {value, type};
+  if (!spec.tag.empty()) enums_[spec.tag] = type;
+  return type;
 }
 
 const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,

@@ -121,6 +121,17 @@ const Type* TypeUniverse::named_integer(const std::string& name, uint64_t size, 
   return result;
 }
 
+const Type* TypeUniverse::enum_type(const std::string& tag, uint64_t size, bool is_signed,
+                                    std::vector<std::pair<std::string, int64_t>> enumerators) {
+  Type t;
+  t.kind = TypeKind::Integer;
+  t.name = "enum " + tag;
+  t.size = size;
+  t.is_signed = is_signed;
+  t.enumerators = std::move(enumerators);
+  return make(t);
+}
+
 const Type* TypeUniverse::pointer_to(const Type* target) {
   if (auto it = pointers_.find(target); it != pointers_.end()) return it->second;
   Type t;
@@ -223,6 +234,8 @@ const Type* TypeUniverse::kernel_enum(const std::string& tag, std::string* error
 
 const Type* promoted(TypeUniverse& types, const Type* a) {
   if (a->size < 4) return types.integer(4, true);
+  // An enum computes as the integer it is, as in C: its result is no longer one of its values.
+  if (a->is_integer() && a->name.starts_with("enum ")) return types.integer(a->size, a->is_signed);
   return a;
 }
 

@@ -50,6 +50,8 @@ struct Type {
   const Type* target = nullptr;  // Pointer: pointee; Array: element
   uint64_t count = 0;        // Array: number of elements
   uint32_t btf_id = 0;       // nonzero for kernel types: their id in vmlinux BTF
+  // An enum (an integer named "enum tag"): its enumerators, which print() names values by.
+  std::vector<std::pair<std::string, int64_t>> enumerators;
 
   bool is_integer() const { return kind == TypeKind::Integer; }
   bool is_pointer() const { return kind == TypeKind::Pointer; }
@@ -102,6 +104,9 @@ class TypeUniverse {
   const Type* string_type() const { return string_; }
   const Type* integer(uint64_t size, bool is_signed);  // canonical "int", "unsigned long long"...
   const Type* named_integer(const std::string& name, uint64_t size, bool is_signed);
+  // A new enum: an integer named "enum tag" with its enumerators.
+  const Type* enum_type(const std::string& tag, uint64_t size, bool is_signed,
+                        std::vector<std::pair<std::string, int64_t>> enumerators);
   const Type* pointer_to(const Type* target);
   const Type* array_of(const Type* element, uint64_t count);
   const Type* stack(bool user, uint32_t frames);

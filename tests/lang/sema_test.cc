@@ -1,6 +1,8 @@
 // Semantic analysis: translated arguments, variables, aggregations, calls, kernel types.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <bpf/btf.h>
 
 #include "btf_types.h"
@@ -69,6 +71,25 @@ TEST_CASE("stack frame counts: DTrace for Linux's defaults, lowered to maxframes
   CHECK(frames("stack()", "#pragma D option stackframes=400\n") == 127);
   CHECK(frames("ustack(50)", "#pragma D option maxframes=10\n") == 10);
   CHECK(frames("stack()", "#pragma D option maxframes=200\n") == -1);
+}
+
+TEST_CASE("enums carry their enumerators: a tagged D enum's and the kernel's") {
+  CheckResult r = compile_text("enum color { RED, GREEN = 5 }; enum color c; BEGIN { k = (enum pid_type)0; }");
+  REQUIRE(r.program);
+  auto global = [&](const std::string& name) -> const Type* {
+    for (const Variable& v : r.program->globals)
+      if (v.name == name) return v.type;
+    return nullptr;
+  };
+  const Type* color = global("c");
+  REQUIRE(color);
+  CHECK(type_name(color) == "enum color");
+  CHECK(color->enumerators == std::vector<std::pair<std::string, int64_t>>{{"RED", 0}, {"GREEN", 5}});
+  const Type* pid_type = global("k");
+  REQUIRE(pid_type);
+  CHECK(type_name(pid_type) == "enum pid_type");
+  CHECK(std::find(pid_type->enumerators.begin(), pid_type->enumerators.end(), std::pair<std::string, int64_t>{"PIDTYPE_PID", 0}) !=
+        pid_type->enumerators.end());
 }
 
 TEST_CASE("built-in variables have D's types") {

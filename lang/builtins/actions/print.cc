@@ -1,5 +1,6 @@
 // print(value): prints a value with its type, as DTrace's print() does (the layout of MDB's
-// ::print -tn): the type name, then the value; integers and pointers in hex ("%#x"), chars quoted,
+// ::print -tn): the type name, then the value; integers and pointers in hex ("%#x"), an enum's
+// value by its enumerator's name, chars quoted,
 // char arrays that hold text as a string, other arrays in brackets, and structs and unions member
 // by member, one per line, indented by four spaces a level:
 //   int 0xa
@@ -34,12 +35,14 @@ namespace {
 constexpr uint64_t kMaxSize = 64 * 1024;
 
 struct Piece {
-  enum class Kind { Text, Hex, Char, Bitfield, CharArray, Float };
+  enum class Kind { Text, Hex, Char, Bitfield, CharArray, Float, Enum };
   Kind kind = Kind::Text;
   std::string text;       // Text
   uint64_t offset = 0;    // bytes from the start of the value (Bitfield: bits)
-  uint64_t size = 0;      // Hex, Float: bytes; CharArray: elements; Bitfield: bits
+  uint64_t size = 0;      // Hex, Float, Enum: bytes; CharArray: elements; Bitfield: bits
   bool outermost = false; // CharArray: the value itself, whose text prints without brackets
+  bool is_signed = false; // Enum
+  std::vector<std::pair<std::string, int64_t>> names;  // Enum: its enumerators
 };
 
 struct Layout : abi::ActionData {
@@ -96,6 +99,8 @@ class LayoutBuilder {
     if (bitfield_bits) return piece({Piece::Kind::Bitfield, "", offset_bits, bitfield_bits});
     if (type->is_string()) return piece({Piece::Kind::CharArray, "", offset, type->size, depth + nest == 0});
     if (is_char(type)) return piece({Piece::Kind::Char, "", offset, 1});
+    if (!type->enumerators.empty())
+      return piece({Piece::Kind::Enum, "", offset, type->size, false, type->is_signed, type->enumerators});
     if (type->is_integer() || type->is_pointer()) return piece({Piece::Kind::Hex, "", offset, type->size});
     if (type->kind == TypeKind::Float) return piece({Piece::Kind::Float, "", offset, type->size});
     if (!type->is_array()) return text("<" + type_name(type) + ">");
@@ -171,6 +176,16 @@ std::string render(const Piece& p, std::string_view bytes) {
     case Piece::Kind::Text: return p.text;
     case Piece::Kind::Hex: return hex(little_endian(bytes, p.offset, p.size), p.size);
     case Piece::Kind::Char: return quoted_char(static_cast<char>(little_endian(bytes, p.offset, 1)));
+    case Piece::Kind::Enum: {
+      // The enumerator's name, as DTrace names an enum's value; a value none names, in decimal.
+      uint64_t bits = little_endian(bytes, p.offset, p.size);
+      int64_t value = p.size >= 8 ? int64_t(bits)
+                      : p.is_signed && (bits >> (p.size * 8 - 1)) ? int64_t(bits | (~uint64_t(0) << (p.size * 8)))
+                                                                   : int64_t(bits);
+      for (const auto& [name, named] : p.names)
+        if (named == value) return name;
+      return std::to_string(value);
+    }
     case Piece::Kind::Bitfield: {
       uint64_t first = p.offset / 8, shift = p.offset % 8;
       uint64_t word = little_endian(bytes, first, (shift + p.size + 7) / 8);
