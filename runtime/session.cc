@@ -251,17 +251,21 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   if (kept) kept->begin_done();
 
   int status = 0;
-  if (!consumer.exit_requested() && !loop.filled && !output.failed()) {
-    if (config.target) {
-      TargetProcess::StartPoint start = TargetProcess::start_point(options.text("evaltime"));
-      if (std::string failure = config.target->run_to(start, [](pid_t pid, const std::string& name) {
-            return symbols::function_address(pid, name);
-          });
-          !failure.empty()) {
-        output.error(failure);
-        return 1;
-      }
+  // ^C or SIGTERM while a -c command runs to where it waits: nothing is enabled, END runs, and the
+  // command ends with dsched.
+  bool interrupted_early = false;
+  if (!consumer.exit_requested() && !loop.filled && !output.failed() && config.target) {
+    TargetProcess::StartPoint start = TargetProcess::start_point(options.text("evaltime"));
+    std::string failure = config.target->run_to(
+        start, [](pid_t pid, const std::string& name) { return symbols::function_address(pid, name); },
+        [] { return interrupts != 0; });
+    interrupted_early = interrupts != 0;
+    if (!interrupted_early && !failure.empty()) {
+      output.error(failure);
+      return 1;
     }
+  }
+  if (!consumer.exit_requested() && !loop.filled && !output.failed() && !interrupted_early) {
     if (!object->attach(error)) {
       output.error(error);
       return 1;

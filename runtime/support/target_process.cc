@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -146,7 +148,7 @@ std::string TargetProcess::open_gate() {
 
 std::string TargetProcess::stop_after_exec() {
   const std::string failed = "cannot run " + command_ + ": ";
-  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) != 0)
+  if (ptrace(PTRACE_SEIZE, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | PTRACE_O_EXITKILL)) != 0)
     return failed + std::strerror(errno);
   if (std::string error = open_gate(); !error.empty()) return error;
   int status = 0;
@@ -172,13 +174,39 @@ uint64_t entry_point(pid_t pid) {
   return entry;
 }
 
-// Continues a traced child until it stops with SIGTRAP; other signals are delivered to it. False
-// when it exited instead.
-bool continue_to_trap(pid_t pid, int signal_to_deliver = 0) {
+// Waits for the traced child to stop or end, asking `interrupted` every millisecond: the signal
+// handlers restart a blocking waitpid(). False when it ended, or when interrupted.
+bool wait_for_stop(pid_t pid, int& status, const TargetProcess::Interrupted& interrupted) {
+  for (;;) {
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid) return WIFSTOPPED(status);
+    if (got < 0 || (interrupted && interrupted())) return false;
+    timespec pause{0, 1000000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
+// Continues a traced child until it stops with SIGTRAP; other signals are delivered to it, and a
+// process it forks is handed to `forked` (stopped, traced) then let go. False when it ended or
+// the wait was interrupted.
+bool continue_to_trap(pid_t pid, const TargetProcess::Interrupted& interrupted,
+                      const std::function<void(pid_t)>& forked) {
+  int signal_to_deliver = 0;
   for (;;) {
     if (ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void*>(intptr_t(signal_to_deliver))) != 0) return false;
     int status = 0;
-    if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) return false;
+    if (!wait_for_stop(pid, status, interrupted)) return false;
+    signal_to_deliver = 0;
+    if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_FORK << 8))) {
+      unsigned long child = 0;
+      int child_status = 0;
+      if (ptrace(PTRACE_GETEVENTMSG, pid, nullptr, &child) == 0 &&
+          waitpid(pid_t(child), &child_status, __WALL) == pid_t(child)) {
+        forked(pid_t(child));
+        ptrace(PTRACE_DETACH, pid_t(child), nullptr, nullptr);
+      }
+      continue;
+    }
     if (WSTOPSIG(status) == SIGTRAP) return true;
     signal_to_deliver = WSTOPSIG(status);
   }
@@ -186,23 +214,29 @@ bool continue_to_trap(pid_t pid, int signal_to_deliver = 0) {
 
 }  // namespace
 
-std::string TargetProcess::run_to_address(uint64_t address, void* regs_out) {
+std::string TargetProcess::run_to_address(uint64_t address, const Interrupted& interrupted, void* regs_out) {
   errno = 0;
   long original = ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(address), nullptr);
   if (errno != 0) return "address " + std::to_string(address) + " cannot be read";
   constexpr long kBreakpoint = 0xcc;  // int3
-  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(address), reinterpret_cast<void*>((original & ~0xffL) | kBreakpoint));
-  if (!continue_to_trap(pid_)) return "it exited before reaching it";
+  auto write_text = [&](pid_t pid, long word) {
+    ptrace(PTRACE_POKETEXT, pid, reinterpret_cast<void*>(address), reinterpret_cast<void*>(word));
+  };
+  write_text(pid_, (original & ~0xffL) | kBreakpoint);
+  // A process the program forks on the way (in a constructor) has the int3 in its copy of the
+  // text: it gets the instruction back before it runs on, untraced.
+  if (!continue_to_trap(pid_, interrupted, [&](pid_t child) { write_text(child, original); }))
+    return interrupted && interrupted() ? "interrupted" : "it exited before reaching it";
   user_regs_struct regs{};
   ptrace(PTRACE_GETREGS, pid_, nullptr, &regs);
-  ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(address), reinterpret_cast<void*>(original));
-  regs.rip = address;
+  write_text(pid_, original);
+  regs.rip = address;  // back over the int3
   ptrace(PTRACE_SETREGS, pid_, nullptr, &regs);
   if (regs_out) *static_cast<user_regs_struct*>(regs_out) = regs;
   return "";
 }
 
-std::string TargetProcess::run_to(StartPoint point, const FindFunction& find) {
+std::string TargetProcess::run_to(StartPoint point, const FindFunction& find, const Interrupted& interrupted) {
   if (!owned_ || (reached_ && *reached_ >= point)) return "";
   if (!reached_) {
     if (gate_fd_ < 0) return "";  // released already
@@ -212,7 +246,7 @@ std::string TargetProcess::run_to(StartPoint point, const FindFunction& find) {
   if (*reached_ == StartPoint::Exec) {
     uint64_t entry = entry_point(pid_);
     if (!entry) return "cannot run " + command_ + " to its entry point: its auxiliary vector cannot be read";
-    if (std::string error = run_to_address(entry); !error.empty())
+    if (std::string error = run_to_address(entry, interrupted); !error.empty())
       return "cannot run " + command_ + " to its entry point: " + error;
     reached_ = StartPoint::Entry;
   }
@@ -223,12 +257,12 @@ std::string TargetProcess::run_to(StartPoint point, const FindFunction& find) {
   if (!main)
     if (uint64_t start_main = find(pid_, "__libc_start_main")) {
       user_regs_struct regs{};
-      if (std::string error = run_to_address(start_main, &regs); !error.empty())
+      if (std::string error = run_to_address(start_main, interrupted, &regs); !error.empty())
         return "cannot run " + command_ + " to main(): " + error;
       main = regs.rdi;
     }
   if (!main) return "";  // a program without either: it starts at its entry point
-  if (std::string error = run_to_address(main); !error.empty()) return "cannot run " + command_ + " to main(): " + error;
+  if (std::string error = run_to_address(main, interrupted); !error.empty()) return "cannot run " + command_ + " to main(): " + error;
   reached_ = StartPoint::Main;
   return "";
 }

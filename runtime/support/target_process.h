@@ -30,11 +30,13 @@ class TargetProcess {
   // The run-time address of a function in the process, its program searched first; 0 when none
   // of its modules has it.
   using FindFunction = std::function<uint64_t(pid_t pid, const std::string& name)>;
+  // Asked while the child runs: true gives up the wait (a signal asked dsched to stop).
+  using Interrupted = std::function<bool()>;
   // Lets a held child exec and run up to `point`, and stops it there until release(); nothing to
   // do once it is there or past it, or for a followed process. main() is found by its symbol, or
   // as glibc's __libc_start_main() receives it; without either the child stays at its entry
-  // point. Returns an error message (the exec failed, the child exited on the way).
-  std::string run_to(StartPoint point, const FindFunction& find = {});
+  // point. Returns an error message (the exec failed, the child exited on the way, `interrupted`).
+  std::string run_to(StartPoint point, const FindFunction& find = {}, const Interrupted& interrupted = {});
   // Whether the process runs its program now, not dsched's image held before exec (-p, or -c
   // once it reached its entry point).
   bool image_loaded() const { return !owned_ || (reached_ && *reached_ != StartPoint::Exec); }
@@ -55,8 +57,8 @@ class TargetProcess {
   std::string stop_after_exec();
   // Runs the stopped child until it executes the instruction at `address`, and stops it there
   // with that instruction not yet run; `regs_out`, when given, receives its registers. An error
-  // message when it exits first.
-  std::string run_to_address(uint64_t address, void* regs_out = nullptr);
+  // message when it exits first or `interrupted` says so.
+  std::string run_to_address(uint64_t address, const Interrupted& interrupted, void* regs_out = nullptr);
   pid_t pid_;
   int pidfd_;
   int gate_fd_;    // write end of the pipe the held child reads before exec; -1 once released

@@ -10,6 +10,7 @@
 
 #include "aggregation_text.h"
 #include "support.h"
+#include "traced_window.h"
 
 using namespace dsched::test;
 
@@ -151,6 +152,28 @@ TEST_CASE("-c starts tracing at main() (evaltime=postinit); evaltime=exec from t
   CHECK(counted(from_exec.out, "_init"));
   // _start has no caller: its return probe is left out rather than corrupting argc.
   CHECK(from_exec.err.find("_start") == std::string::npos);
+}
+
+TEST_CASE("-c: a process the program forks before main() runs as it would untraced") {
+  setenv("DSCHED_FORK_EARLY", "1", 1);
+  RunResult run = trace("pid$target:a.out:dsched_add:entry { @ = count(); }", kProgram + " 1 0");
+  unsetenv("DSCHED_FORK_EARLY");
+  INFO(run.out);
+  CHECK(run.out.find("early child reached main\n") != std::string::npos);
+  CHECK(run.out.find("early child exit 3\n") != std::string::npos);
+}
+
+TEST_CASE("-c: an interrupt while the program has not reached main() ends the run, END included") {
+  setenv("DSCHED_BLOCK_EARLY", "1", 1);
+  RunningDsched run({"-qn", "END { printf(\"end\\n\"); }", "-c", kProgram + " 1 0"});
+  unsetenv("DSCHED_BLOCK_EARLY");
+  REQUIRE(wait_for_sleeping_command(run.pid(), "pid_program") > 0);  // waiting in its constructor
+  run.signal(SIGINT);
+  RunResult result = run.wait(std::chrono::seconds(10));
+  INFO(result.err);
+  CHECK(result.status == 0);
+  CHECK(result.out == "end\n\n");
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-p follows a running process and ends when it exits") {

@@ -26,16 +26,39 @@ inline std::string example_script(const std::string& name) {
   return std::string(DSCHED_SOURCE_DIR) + "/examples/" + name;
 }
 
+inline std::string first_line(const std::string& path) {
+  std::string line;
+  std::getline(std::ifstream(path), line);
+  return line;
+}
+
+// The state letter of a process ('S', 'R', 'Z'...); 0 when it is gone.
+inline char process_state(pid_t pid) {
+  std::string stat = first_line("/proc/" + std::to_string(pid) + "/stat");
+  size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2] : 0;
+}
+
+// The -c command of the dsched `dsched` once it runs `command` and sleeps: until its exec it is
+// dsched itself, then stopped (traced) until dsched lets it go or it waits on its own. Waits up to
+// 30 s while dsched lives; -1 when it never does.
+inline pid_t wait_for_sleeping_command(pid_t dsched, const std::string& command) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline && process_state(dsched) != 0 && process_state(dsched) != 'Z') {
+    std::string dir = "/proc/" + std::to_string(dsched);
+    std::string children = first_line(dir + "/task/" + std::to_string(dsched) + "/children");
+    pid_t child = children.empty() ? -1 : std::stoi(children);
+    if (child > 0 && first_line("/proc/" + std::to_string(child) + "/comm") == command && process_state(child) == 'S')
+      return child;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return -1;
+}
+
 class TracedWindow {
  public:
-  explicit TracedWindow(std::vector<std::string> args) : run_(with_command(std::move(args))) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline && dsched_alive()) {
-      target_ = running_command();
-      if (target_ > 0) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
+  explicit TracedWindow(std::vector<std::string> args)
+      : run_(with_command(std::move(args))), target_(wait_for_sleeping_command(run_.pid(), kCommandName)) {}
   ~TracedWindow() {
     if (target_ > 0) kill(target_, SIGKILL);
   }
@@ -57,29 +80,6 @@ class TracedWindow {
     args.insert(args.end(), {"-c", std::string(kCommandName) + " 60"});
     return args;
   }
-  static std::string first_line(const std::string& path) {
-    std::string line;
-    std::getline(std::ifstream(path), line);
-    return line;
-  }
-  bool dsched_alive() const {
-    std::string stat = first_line("/proc/" + std::to_string(run_.pid()) + "/stat");
-    size_t paren = stat.rfind(')');
-    return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
-  }
-  // dsched's child once it runs the command: it is dsched itself until its exec, then stopped
-  // (traced) until every probe is attached; released, it sleeps.
-  pid_t running_command() const {
-    std::string dir = "/proc/" + std::to_string(run_.pid());
-    std::string children = first_line(dir + "/task/" + std::to_string(run_.pid()) + "/children");
-    pid_t child = children.empty() ? -1 : std::stoi(children);
-    if (child <= 0 || first_line("/proc/" + std::to_string(child) + "/comm") != kCommandName) return -1;
-    std::string stat = first_line("/proc/" + std::to_string(child) + "/stat");
-    size_t paren = stat.rfind(')');
-    const bool sleeping = paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'S';
-    return sleeping ? child : -1;
-  }
-
   RunningDsched run_;
   pid_t target_ = -1;
 };
