@@ -141,9 +141,11 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
            "probe description " + resolved.text + " is a probe id: name the probe instead");
     if (matched.empty())
       fail(desc.loc, ErrTag::D_PDESC_ZERO, "probe description " + printable(resolved.text) + " does not match any probes");
-    // A wildcard passes over probes this kernel cannot offer; naming only those is an error.
+    // A wildcard passes over probes this kernel cannot offer; naming only those is an error, unless
+    // -Z lets a description enable nothing.
     for (const Probe* probe : matched)
       if (probe->unsupported.empty()) resolved.probes.push_back(probe);
+    if (resolved.probes.empty() && allow_zero_matches) continue;
     if (resolved.probes.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, matched[0]->unsupported);
     for (const Probe* probe : resolved.probes)
       if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())

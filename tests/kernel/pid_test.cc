@@ -150,8 +150,14 @@ TEST_CASE("-c starts tracing at main() (evaltime=postinit); evaltime=exec from t
   CHECK(lines_starting(from_exec.out, "argc") == std::vector<std::string>{"argc 5"});
   CHECK(from_exec.out.find("sum 573") != std::string::npos);
   CHECK(counted(from_exec.out, "_init"));
-  // _start has no caller: its return probe is left out rather than corrupting argc.
+  // _start has no caller: its return probe is left out rather than corrupting argc. Named alone
+  // it is refused, saying why; with -Z it enables nothing.
   CHECK(from_exec.err.find("_start") == std::string::npos);
+  RunResult alone = run_dsched({"-q", "-c", kCommand, "-n", "pid$target:a.out:_start:return {}"});
+  CHECK(alone.status == 1);
+  CHECK(alone.err.find("_start is entered without a call") != std::string::npos);
+  RunResult zero = run_dsched({"-qZ", "-c", kCommand, "-n", "pid$target:a.out:_st*:return { exit(1); }"});
+  CHECK(zero.status == 0);
 }
 
 TEST_CASE("-c: a process the program forks before main() runs as it would untraced") {
