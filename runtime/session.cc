@@ -243,6 +243,13 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.flush();
   };
 
+  // As dtrace(1) creates its -c process before it starts tracing, the command execs first: one
+  // that cannot (a bad interpreter, a directory) fails before BEGIN runs.
+  if (config.target)
+    if (std::string failure = config.target->run_to(TargetProcess::StartPoint::Exec); !failure.empty()) {
+      output.error(failure);
+      return 1;
+    }
   for (const Matched& m : config.matched) output.matched(m.what, m.is_script, m.probes);
   if (kept) kept->begin(this_cpu());
   for (const std::string& begin : program.programs_at(abi::AttachPoint::Phase::Begin))

@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,6 +156,18 @@ TEST_CASE("-c with a file that is not executable says so") {
   CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK(r.err == "dsched: failed to execute " + file + ": Permission denied\n");
+}
+
+TEST_CASE("-c with a command whose exec fails (a missing interpreter) fails before BEGIN") {
+  const std::string file = "/tmp/dsched-bad-interpreter-" + std::to_string(getpid());
+  std::ofstream(file) << "#!/nonexistent/dsched-interpreter\n";
+  chmod(file.c_str(), 0755);
+  RunResult r = run_dsched({"-qn", "BEGIN { printf(\"begin\\n\"); } END { printf(\"end\\n\"); }", "-c", file});
+  std::remove(file.c_str());
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "dsched: failed to execute " + file + ": No such file or directory\n");
+  CHECK(leftover_programs().empty());
 }
 
 TEST_CASE("-p follows a process; the run ends by itself when the process goes, through END") {
