@@ -1,5 +1,6 @@
-// The process named by -c (started by dsched, held before exec, then stopped after it until tracing
-// is enabled) or by -p (followed); either way the run ends when it exits.
+// The process named by -c (started by dsched, held before exec, then run to where it waits, stopped,
+// until tracing is enabled: see StartPoint) or by -p (followed); either way the run ends when it
+// exits.
 #pragma once
 
 #include <cstdint>
