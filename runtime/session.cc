@@ -1,5 +1,6 @@
 #include "runtime/session.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -59,7 +60,13 @@ class SignalScope {
 class RecordLoop {
  public:
   // `fill_bytes`: bufpolicy=fill's buffer size (0: switch), see on_record.
-  RecordLoop(RecordConsumer& consumer, uint64_t fill_bytes) : consumer_(consumer), fill_bytes_(fill_bytes) {}
+  RecordLoop(const abi::CompiledProgram& program, RecordConsumer& consumer, uint64_t fill_bytes)
+      : consumer_(consumer), fill_bytes_(fill_bytes), continues_(program.records.size(), false) {
+    // A clause's record may be followed in its firing by those of the probe's later clauses.
+    for (size_t epid = 0; epid < program.records.size(); ++epid)
+      for (size_t later = epid + 1; later < program.records.size() && !continues_[epid]; ++later)
+        continues_[epid] = program.records[later].probe_id == program.records[epid].probe_id;
+  }
 
   // A non-zero return ends the read after this record: while probes are attached, records may come
   // faster than they are read, and exit() or a signal must still end the run (what is left is
@@ -75,23 +82,35 @@ class RecordLoop {
 
   // Hands what was read to the consumer one CPU after another, each CPU's records in the order
   // it traced them, as DTrace reads each CPU's buffer whole: the records of one firing (one per
-  // clause) print together, not interleaved with another CPU's. A read with speculative records
-  // keeps the order they were traced in: a commit() must find what any CPU speculated before it.
-  // Call after every read.
-  void deliver() {
-    auto record_at = [&](size_t at) {
-      uint64_t size;
-      std::memcpy(&size, held_.data() + at, sizeof size);
-      return std::string_view(held_).substr(at + sizeof size, size);
-    };
+  // clause) print together, not interleaved with another CPU's. A CPU's last records, when a
+  // later clause of their probe may still add to their firing, wait for the next read, once (a
+  // later clause may record nothing; `final`: no read follows). A read with speculative records keeps the order they were traced in: a
+  // commit() must find what any CPU speculated before it. Call after every read.
+  void deliver(bool final = false) {
+    std::map<uint32_t, std::vector<std::string_view>> by_cpu;
+    for (const auto& [cpu, records] : carried_)
+      for (size_t at = 0; at < records.size();) at = next_record(records, at, by_cpu[cpu]);
+    std::map<uint32_t, size_t> carried_count;
+    for (const auto& [cpu, records] : by_cpu) carried_count[cpu] = records.size();
+    std::vector<std::string_view> in_order;
+    for (size_t at = 0; at < held_.size();) at = next_record(held_, at, in_order);
+    for (const auto& [cpu, indices] : held_by_cpu_)
+      for (size_t i : indices) by_cpu[cpu].push_back(in_order[i]);
+    std::map<uint32_t, std::string> carry;
     if (speculating_) {
-      for (size_t at = 0; at < held_.size(); at += sizeof(uint64_t) + record_at(at).size())
-        consumer_.consume(record_at(at));
+      for (const auto& [cpu, records] : carried_)
+        for (size_t at = 0; at < records.size();) at = consume_record(records, at);
+      for (std::string_view record : in_order) consumer_.consume(record);
     } else {
-      for (const auto& [cpu, starts] : held_by_cpu_)
-        for (size_t at : starts) consumer_.consume(record_at(at));
+      for (const auto& [cpu, records] : by_cpu) {
+        size_t keep = final ? records.size() : std::max(unfinished_firing(records), carried_count[cpu]);
+        for (size_t i = 0; i < keep; ++i) consumer_.consume(records[i]);
+        for (size_t i = keep; i < records.size(); ++i) append(carry[cpu], records[i]);
+      }
     }
+    carried_ = std::move(carry);
     held_.clear();
+    held_count_ = 0;
     held_by_cpu_.clear();
     speculating_ = false;
   }
@@ -102,16 +121,49 @@ class RecordLoop {
   static constexpr int kStopReading = -EINTR;
 
  private:
-  // Keeps a record until deliver(): its size, then its bytes.
-  void hold(std::string_view record) {
-    abi::RecordHeader header;
-    if (record.size() < sizeof header) return;
-    std::memcpy(&header, record.data(), sizeof header);
-    speculating_ |= header.speculative != 0;
-    held_by_cpu_[header.cpu].push_back(held_.size());
+  static abi::RecordHeader header_of(std::string_view record) {
+    abi::RecordHeader header{};
+    std::memcpy(&header, record.data(), std::min(record.size(), sizeof header));
+    return header;
+  }
+  // Records are kept as their size, then their bytes.
+  static void append(std::string& to, std::string_view record) {
     uint64_t size = record.size();
-    held_.append(reinterpret_cast<const char*>(&size), sizeof size);
-    held_.append(record);
+    to.append(reinterpret_cast<const char*>(&size), sizeof size);
+    to.append(record);
+  }
+  static size_t next_record(const std::string& from, size_t at, std::vector<std::string_view>& out) {
+    uint64_t size;
+    std::memcpy(&size, from.data() + at, sizeof size);
+    out.push_back(std::string_view(from).substr(at + sizeof size, size));
+    return at + sizeof size + size;
+  }
+  size_t consume_record(const std::string& from, size_t at) {
+    std::vector<std::string_view> one;
+    size_t next = next_record(from, at, one);
+    consumer_.consume(one.front());
+    return next;
+  }
+
+  // Keeps a record until deliver().
+  void hold(std::string_view record) {
+    if (record.size() < sizeof(abi::RecordHeader)) return;
+    abi::RecordHeader header = header_of(record);
+    speculating_ |= header.speculative != 0;
+    held_by_cpu_[header.cpu].push_back(held_count_++);
+    append(held_, record);
+  }
+
+  // Where the firing a CPU's records end with starts, when a later clause of its probe may still
+  // add a record to it; records.size() otherwise. A firing's records are its probe's clauses' in
+  // order: records of one probe with rising epids.
+  size_t unfinished_firing(const std::vector<std::string_view>& records) const {
+    auto epid = [&](size_t i) { return header_of(records[i]).epid; };
+    size_t n = records.size();
+    if (n == 0 || epid(n - 1) >= continues_.size() || !continues_[epid(n - 1)]) return n;
+    size_t start = n - 1;
+    while (start > 0 && epid(start - 1) < epid(start) && continues_[epid(start - 1)]) --start;
+    return start;
   }
 
   // bufpolicy=fill, as DTrace: the buffer holds what was traced since the start; the first record
@@ -132,9 +184,12 @@ class RecordLoop {
   RecordConsumer& consumer_;
   uint64_t fill_bytes_;
   uint64_t traced_ = 0;
-  std::string held_;                                 // the records read, in the order traced
-  std::map<uint32_t, std::vector<size_t>> held_by_cpu_;  // where each CPU's records start in held_
-  bool speculating_ = false;                          // some record read is speculative
+  std::vector<bool> continues_;  // by epid: a later clause of the same probe records too
+  std::string held_;             // the records read, in the order traced
+  size_t held_count_ = 0;
+  std::map<uint32_t, std::vector<size_t>> held_by_cpu_;  // each CPU's records, by their index in held_
+  std::map<uint32_t, std::string> carried_;               // by CPU: a firing's records that wait for the rest
+  bool speculating_ = false;                              // some record read is speculative
 };
 
 // Reports the growth of the per-CPU drop counters, and of the firings the kernel skipped, since
@@ -220,7 +275,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   AggregationStore aggregations(program.aggregations, *object, config.symbols, options.flag("aggpercpu"));
   RecordConsumer consumer(program, aggregations, output, options, config.symbols);
   const std::string policy = options.text("bufpolicy");
-  RecordLoop loop(consumer, policy == "fill" ? uint64_t(options.number("bufsize")) : 0);
+  RecordLoop loop(program, consumer, policy == "fill" ? uint64_t(options.number("bufsize")) : 0);
   std::optional<RecordRing> kept;
   if (policy == "ring") consumer.keep_in(kept.emplace(uint64_t(options.number("bufsize"))));
   RingReader ring;
@@ -234,12 +289,12 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   }
   DropReporter drops(*object, object->map_fd(program.drops_map), output, kept ? &*kept : nullptr);
   SignalScope signals;
-  auto read = [&] {
+  auto read = [&](bool final) {
     ring.consume();
-    loop.deliver();
+    loop.deliver(final);
   };
-  auto drain = [&] {
-    read();
+  auto drain = [&] {  // BEGIN's records: nothing else runs yet
+    read(true);
     output.flush();
   };
 
@@ -304,14 +359,14 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
     output.warning(config.target->describe_exit());
   object->detach();
   loop.attached = false;
-  read();
+  read(false);
   // END's clauses all print, even after exit(); an exit() in END sets the status anew.
   consumer.begin_end();
   loop.accepting = true;
   if (kept) kept->begin_end(this_cpu());
   for (const std::string& end : program.programs_at(abi::AttachPoint::Phase::End))
     if (!object->run(end, error)) output.error(error);
-  read();
+  read(true);
   consumer.print_kept();  // bufpolicy=ring: what the buffers kept, END's records last
   bool exited = consumer.exit_requested();
   int exit_status = consumer.exit_status();

@@ -42,7 +42,7 @@ struct Piece {
   uint64_t size = 0;      // Hex, Float, Enum: bytes; CharArray: elements; Bitfield: bits
   bool outermost = false; // CharArray: the value itself, whose text prints without brackets
   bool is_signed = false; // Enum
-  std::vector<std::pair<std::string, int64_t>> names;  // Enum: its enumerators
+  std::vector<std::pair<std::string, int64_t>> names{};  // Enum: its enumerators
 };
 
 struct Layout : abi::ActionData {
