@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,10 +63,11 @@ class RecordLoop {
   // `fill_bytes`: bufpolicy=fill's buffer size (0: switch), see on_record.
   RecordLoop(const abi::CompiledProgram& program, RecordConsumer& consumer, uint64_t fill_bytes)
       : consumer_(consumer), fill_bytes_(fill_bytes), continues_(program.records.size(), false) {
-    // A clause's record may be followed in its firing by those of the probe's later clauses.
-    for (size_t epid = 0; epid < program.records.size(); ++epid)
-      for (size_t later = epid + 1; later < program.records.size() && !continues_[epid]; ++later)
-        continues_[epid] = program.records[later].probe_id == program.records[epid].probe_id;
+    // A clause's record may be followed in its firing by those of the probe's later clauses: one
+    // pass from the last record back, remembering the probes seen.
+    std::set<uint32_t> later_probes;
+    for (size_t epid = program.records.size(); epid-- > 0;)
+      continues_[epid] = !later_probes.insert(program.records[epid].probe_id).second;
   }
 
   // A non-zero return ends the read after this record: while probes are attached, records may come
@@ -98,8 +100,8 @@ class RecordLoop {
       for (size_t i : indices) by_cpu[cpu].push_back(in_order[i]);
     std::map<uint32_t, std::string> carry;
     if (speculating_) {
-      for (const auto& [cpu, records] : carried_)
-        for (size_t at = 0; at < records.size();) at = consume_record(records, at);
+      for (const auto& [cpu, count] : carried_count)
+        for (size_t i = 0; i < count; ++i) consumer_.consume(by_cpu[cpu][i]);
       for (std::string_view record : in_order) consumer_.consume(record);
     } else {
       for (const auto& [cpu, records] : by_cpu) {
@@ -137,12 +139,6 @@ class RecordLoop {
     std::memcpy(&size, from.data() + at, sizeof size);
     out.push_back(std::string_view(from).substr(at + sizeof size, size));
     return at + sizeof size + size;
-  }
-  size_t consume_record(const std::string& from, size_t at) {
-    std::vector<std::string_view> one;
-    size_t next = next_record(from, at, one);
-    consumer_.consume(one.front());
-    return next;
   }
 
   // Keeps a record until deliver().
