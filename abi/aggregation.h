@@ -87,6 +87,10 @@ class AggregatingFunction {
   virtual OrderKey order_key(std::span<const int64_t> params, std::span<const int64_t> words) const = 0;
 };
 
+// The most bytes of one CPU's value in a per-CPU map: the kernel keeps each in one allocation unit
+// (PCPU_MIN_UNIT_SIZE).
+inline constexpr size_t kLargestPerCpuValue = 32768;
+
 struct AggregationSpec {
   uint32_t id = 0;   // aggregation id: end-of-run printing goes in this order
   std::string name;  // without '@' ("" for the anonymous @)

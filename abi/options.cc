@@ -144,6 +144,8 @@ bool parse_rate(const std::string& text, int64_t* out) {
   uint64_t number;
   std::string suffix;
   if (!split_number(text, &number, &suffix)) return false;
+  // An option's rate without a unit is in nanoseconds, where a profile probe's is in hertz.
+  if (suffix.empty()) suffix = "ns";
   std::optional<int64_t> interval = rate_interval(number, suffix);
   if (interval) *out = *interval;
   return interval.has_value();
@@ -221,12 +223,15 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
     return false;
   };
   if (spec->kind == OptionKind::Flag) {
-    // DTrace reads a flag's value as an integer (quiet=0 turns quiet off), as one of its words for
-    // on and off, or empty as off.
     if (!value) {
       out->number = 1;
       return true;
     }
+    // A compiler flag takes no value at all.
+    if (spec->phase == OptionPhase::Compile) return invalid();
+    // Any other flag is off when its value is empty or one of DTrace's words for off, and on
+    // otherwise: DTrace keeps a number as the option's value and reads the flag as "set", so even
+    // quiet=0 turns quiet on.
     static constexpr std::pair<const char*, const char*> kWords[] = {
         {"yes", "no"}, {"enable", "disable"}, {"enabled", "disabled"}, {"true", "false"}, {"on", "off"}, {"set", "unset"}};
     for (auto [on, off] : kWords) {
@@ -241,8 +246,10 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
     }
     char* end = nullptr;
     errno = 0;
-    out->number = int64_t(std::strtoull(value->c_str(), &end, 0));
-    return (*end == '\0' && errno == 0) || invalid();
+    bool negative = std::strtoll(value->c_str(), nullptr, 0) < 0;
+    std::strtoull(value->c_str(), &end, 0);
+    out->number = 1;
+    return (*end == '\0' && errno == 0 && !negative) || invalid();
   }
   if (!value || value->empty()) {
     *error = "option " + std::string(name) + " requires a value";

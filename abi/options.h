@@ -73,7 +73,7 @@ class Options {
 
 std::span<const OptionSpec> option_table();
 const OptionSpec* find_option(std::string_view name);
-// The interval, in nanoseconds, of a rate's number and unit as DTrace reads them: no unit or "hz"
+// The interval, in nanoseconds, of a rate as DTrace reads a profile probe's: no unit or "hz"
 // per second, else ns, us, ms, s, m (minutes), h, d and their long forms, in any case; nullopt
 // when the unit is none of them, the number is 0, or the interval would not fit.
 std::optional<int64_t> rate_interval(uint64_t number, std::string_view unit);

@@ -66,6 +66,9 @@ class Output {
   // Text a function produced whole (ctprof_compare()'s table), printed in order with the rest.
   virtual void report(std::string_view function, std::string_view text) = 0;
 
+  // ^C or SIGTERM ended tracing (before END runs): dtrace(1) marks it with an empty line, in quiet
+  // mode too.
+  virtual void interrupted() = 0;
   // At the end of a run: every aggregation, for those printa() never printed.
   virtual void end_of_run(std::span<const Aggregation* const> aggregations) = 0;
 

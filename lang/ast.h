@@ -268,7 +268,26 @@ struct TranslatorSyntax {
   bool from_library = false;  // the D library's: its members are checked where a script reads them
 };
 
-using TopItem = std::variant<ClauseSyntax, PragmaSyntax, DeclarationSyntax, TranslatorSyntax>;
+// provider p { probe a(int x) : (char *x); }; declares a user-space provider's interface, as
+// dtrace -h and -G read it. A script may declare one; it enables nothing.
+struct ProbeParameterSyntax {
+  TypeNamePtr type;
+  std::string name;  // "" when not named
+  SourceRange loc;
+};
+struct ProviderProbeSyntax {
+  std::string name;  // as written: __ still stands for -
+  std::vector<ProbeParameterSyntax> native;
+  std::optional<std::vector<ProbeParameterSyntax>> translated;  // after ':', when given
+  SourceRange loc;
+};
+struct ProviderSyntax {
+  std::string name;
+  std::vector<ProviderProbeSyntax> probes;
+  SourceRange loc;
+};
+
+using TopItem = std::variant<ClauseSyntax, PragmaSyntax, DeclarationSyntax, TranslatorSyntax, ProviderSyntax>;
 
 struct ParseTree {
   std::vector<TopItem> items;

@@ -26,8 +26,10 @@ class Checker {
   // A type named as C writes it: "size_t", "int", "struct task_struct *".
   virtual const Type* type(std::string_view text, SourceRange where) = 0;
 
-  // An expression that must produce a value; `void_tag` is DTrace's error tag when it has none.
-  virtual void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) = 0;
+  // An expression that must produce a value; `void_tag` is DTrace's error tag when it has none,
+  // `aggregation_tag` when it is an @aggregation (which has no value outside its own statement).
+  virtual void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR,
+                     ErrTag aggregation_tag = ErrTag::D_OP_INCOMPAT) = 0;
   // A value that is an integer or a pointer; `context` names it in messages, `tag` is DTrace's
   // error tag when it is not (an argument against its prototype, by default).
   virtual void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
@@ -41,8 +43,10 @@ class Checker {
   // An integer constant expression; its value.
   virtual int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
   // An @aggregation argument (printa, clear...): resolves it and returns its table entry;
-  // `not_aggregation` is DTrace's tag for an argument that is not one.
-  virtual const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG) = 0;
+  // `not_aggregation` is DTrace's tag for an argument that is not one, `undefined` for one that no
+  // earlier statement assigns. Keys after the name are allowed and, as in DTrace, mean nothing.
+  virtual const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG,
+                                         ErrTag undefined = ErrTag::D_PRINTA_AGGBAD) = 0;
   // Checks the format at call.operands[format_index] against the arguments after it, or, for
   // printa, against the keys and value of `printa_target`.
   virtual void format(Expr& call, size_t format_index, const Aggregation* printa_target) = 0;

@@ -188,6 +188,23 @@ std::string dump(const ParseTree& tree) {
     } else if (const auto* t = std::get_if<TranslatorSyntax>(&item)) {
       out << "translator " << type_text(*t->output) << " < " << type_text(*t->input) << ' ' << t->input_name << " >\n";
       for (const TranslatorMemberSyntax& m : t->members) out << "  " << m.name << " = " << dump(*m.value) << '\n';
+    } else if (const auto* p = std::get_if<ProviderSyntax>(&item)) {
+      out << "provider " << p->name << '\n';
+      auto parameters = [&](const std::vector<ProbeParameterSyntax>& list) {
+        out << '(';
+        for (size_t i = 0; i < list.size(); ++i)
+          out << (i ? ", " : "") << type_text(*list[i].type) << (list[i].name.empty() ? "" : " " + list[i].name);
+        out << ')';
+      };
+      for (const ProviderProbeSyntax& probe : p->probes) {
+        out << "  probe " << probe.name;
+        parameters(probe.native);
+        if (probe.translated) {
+          out << " : ";
+          parameters(*probe.translated);
+        }
+        out << '\n';
+      }
     }
   }
   return out.str();

@@ -210,6 +210,12 @@ Parser::symbol_type Lexer::top_token() {
     while (cursor_ < limit_ && is_probe_char(*cursor_)) ++cursor_;
     std::string word(start, cursor_);
     SourceRange loc = range(start, cursor_);
+    if (word == "provider") {  // a provider declaration, parsed as declarations are
+      mode_ = Mode::Declaration;
+      brace_depth_ = 0;
+      nesting_ = 0;
+      return Parser::make_PROVIDER(loc);
+    }
     if (is_identifier(word)) {
       std::optional<Token> token = keyword(word.c_str());
       if ((token && starts_declaration(*token)) || ctx_.typedef_names.count(word)) {
@@ -276,6 +282,8 @@ Parser::symbol_type Lexer::code_token() {
     $ { at_end_ = true; return Parser::make_END_OF_INPUT(range(limit_, limit_)); }
     ident {
       std::string word(start, cursor_);
+      if (word == "probe" && mode_ == Mode::Declaration && !follows_member_access(start))  // in a provider
+        return Parser::make_PROBE(loc());
       // D reserves these for statements it does not have; after -> or . they name a member.
       if (is_reserved_word(word) && !follows_member_access(start))
         fail(loc(), ErrTag::D_SYNTAX, "syntax error near \"" + word + "\": " + word + " is a reserved word");

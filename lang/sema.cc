@@ -31,6 +31,8 @@ void Sema::run() {
       declaration(*d);
     } else if (auto* t = std::get_if<TranslatorSyntax>(item)) {
       translator(*t);
+    } else if (auto* p = std::get_if<ProviderSyntax>(item)) {
+      provider_declaration(*p);
     }
   }
   check_arguments_referenced();

@@ -57,7 +57,9 @@ class Sema : public Checker {
   const Type* type(std::string_view text, SourceRange where) override {
     return resolve_type_text(std::string(text), where);
   }
-  void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR) override { check_value(e, void_tag); }
+  void value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR, ErrTag aggregation_tag = ErrTag::D_OP_INCOMPAT) override {
+    check_value(e, void_tag, aggregation_tag);
+  }
   void scalar(ExprPtr& e, std::string_view context, ErrTag tag = ErrTag::D_PROTO_ARG) override {
     check_scalar(e, std::string(context).c_str(), tag);
   }
@@ -67,7 +69,8 @@ class Sema : public Checker {
   int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) override {
     return constant_integer(e, std::string(what).c_str(), tag);
   }
-  const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG) override;
+  const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG,
+                                 ErrTag undefined = ErrTag::D_PRINTA_AGGBAD) override;
   void format(Expr& call, size_t format_index, const Aggregation* printa_target) override;
 
  private:
@@ -89,6 +92,13 @@ class Sema : public Checker {
   const Type* record_type(const RecordSpec& spec);
   const Type* enum_type(const EnumSpec& spec);
   int64_t constant_integer(ExprPtr& e, const char* what, ErrTag tag);
+
+  // ---- provider_declarations.cc ----
+  void provider_declaration(const ProviderSyntax& provider);
+  // A probe's input prototype, or with `inputs` its output prototype; (void) is none.
+  std::vector<const Type*> probe_prototype(const std::vector<ProbeParameterSyntax>& parameters,
+                                           const std::vector<ProbeParameterSyntax>* inputs);
+  static bool argument_compatible(const Type* native, const Type* output);
 
   // ---- sema.cc ----
   void clause(ClauseSyntax& syntax);
@@ -116,7 +126,8 @@ class Sema : public Checker {
 
   // ---- sema_expr.cc ----
   void check(ExprPtr& e);                 // any expression, may be void
-  void check_value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR);  // an expression that must produce a value
+  // An expression that must produce a value: the tags as in Checker::value.
+  void check_value(ExprPtr& e, ErrTag void_tag = ErrTag::D_TYPE_ERR, ErrTag aggregation_tag = ErrTag::D_OP_INCOMPAT);
   void check_scalar(ExprPtr& e, const char* context, ErrTag tag = ErrTag::D_OP_SCALAR);
   // The operand of a truth test (predicate, if, !, &&, ||, ^^, ?:): a scalar, arrays not decayed.
   void check_condition(ExprPtr& e, const char* context, ErrTag tag = ErrTag::D_OP_SCALAR);
@@ -124,6 +135,7 @@ class Sema : public Checker {
   void decay(ExprPtr& e);
   void check_pointer(ExprPtr& e, const char* context);
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
+  [[noreturn]] void refuse_aggregation(const Expr& e, ErrTag tag);
   void check_key(ExprPtr& e);             // associative array or aggregation key
   void check_ident(ExprPtr& e);
   // $N, $$N and the macro variables; `as_text` gives the text of $N as $$N does.
@@ -157,6 +169,7 @@ class Sema : public Checker {
   };
   std::optional<PendingTranslation> translation_of(Expr& base, bool arrow);
   const Translator* find_translator(const Type* output, const Type* input, SourceRange loc);
+  const Translator* lookup_translator(const Type* output, const Type* input);  // null when none
   const Type* translator_input(Translator& t);
   void lower_translated_member(ExprPtr& e, PendingTranslation pending);
   void convert_translated(const Translator& t, const std::string& name, ExprPtr& value);
@@ -197,6 +210,8 @@ class Sema : public Checker {
   std::unordered_map<std::string, const Type*> resolved_texts_;
   std::vector<bool> arguments_referenced_;  // by macro-argument number ($1 is [1]); all for $#
   std::vector<std::unique_ptr<Translator>> translators_;
+  // Declared providers: each probe's output prototype, by probe name.
+  std::map<std::string, std::map<std::string, std::vector<const Type*>>> declared_providers_;
   std::map<std::string, int> variable_index_[3];
   std::map<std::string, int> aggregation_index_;
 

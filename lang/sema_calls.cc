@@ -25,11 +25,11 @@ void check_arity(const std::string& name, Arity arity, size_t given, SourceRange
 
 }  // namespace
 
-const Aggregation& Sema::aggregation(Expr& e, ErrTag not_aggregation) {
+const Aggregation& Sema::aggregation(Expr& e, ErrTag not_aggregation, ErrTag undefined) {
   if (e.kind != ExprKind::AggRef) fail(e.loc, not_aggregation, "an aggregation (@name) is expected here");
   auto it = aggregation_index_.find(e.text);
   if (it == aggregation_index_.end())
-    fail(e.loc, ErrTag::D_IDENT_UNDEF, "aggregation @" + e.text + " is used before it is defined");
+    fail(e.loc, undefined, "aggregation @" + e.text + " is used before it is defined");
   e.id = it->second;
   e.type = types_.void_type();
   return program_.aggregations[size_t(e.id)];
@@ -166,6 +166,12 @@ void Sema::check_aggregation(Stmt& stmt) {
     params.push_back(int64_t(stmt.args[i]->value));
   }
   function->check_params(params, stmt.func_loc);
+  // Each CPU's value (and a key-less one's presence word) must fit where the kernel keeps it.
+  size_t value_bytes = (function->value_words(params) + (stmt.keys.empty() ? 1 : 0)) * 8;
+  if (value_bytes > abi::kLargestPerCpuValue)
+    fail(stmt.func_loc, ErrTag::D_UNKNOWN, fname + "(): a value of " + std::to_string(value_bytes) +
+                                               " bytes is more than the kernel keeps per CPU (" +
+                                               std::to_string(abi::kLargestPerCpuValue) + "): use fewer levels");
 
   std::vector<const Type*> keys;
   if (!stmt.keys.empty()) check_key_count(stmt.keys.size(), stmt.keys.front()->loc);

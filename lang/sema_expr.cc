@@ -50,12 +50,19 @@ void Sema::to_string(ExprPtr& e) {
   e = wrap(ExprKind::Cast, std::move(e), types_.string_type());
 }
 
-void Sema::check_value(ExprPtr& e, ErrTag void_tag) {
+void Sema::check_value(ExprPtr& e, ErrTag void_tag, ErrTag aggregation_tag) {
+  if (e->kind == ExprKind::AggRef) refuse_aggregation(*e, aggregation_tag);
   check(e);
   if (e->type->is_void()) {
     if (e->kind == ExprKind::Call) fail(e->loc, void_tag, e->text + "() does not return a value");
     fail(e->loc, void_tag, "expression has no value");
   }
+}
+
+// DTrace gives an aggregation a "dynamic" type that no operator or function takes.
+void Sema::refuse_aggregation(const Expr& e, ErrTag tag) {
+  fail(e.loc, tag, "@" + e.text + " is an aggregation: it has no value in an expression; it can be assigned an "
+                   "aggregating function or given to printa(), clear(), trunc(), normalize() or denormalize()");
 }
 
 void Sema::decay(ExprPtr& e) {
@@ -112,7 +119,7 @@ static std::string address_misuse(const Type* type) {
 }
 
 void Sema::check_key(ExprPtr& e) {
-  check_value(e, ErrTag::D_KEY_TYPE);
+  check_value(e, ErrTag::D_KEY_TYPE, ErrTag::D_KEY_TYPE);
   if (e->type->is_array() && e->type->is_char_sequence()) to_string(e);
   if (!e->type->is_scalar() && !e->type->is_string() && !e->type->is_address())
     fail(e->loc, ErrTag::D_KEY_TYPE, describe(e->type) + " cannot be used as a key");
@@ -229,10 +236,7 @@ void Sema::check(ExprPtr& e) {
     case ExprKind::Ternary: check_ternary(e); return;
     case ExprKind::Cast: check_cast(e); return;
     case ExprKind::Call: check_call(e); return;
-    case ExprKind::AggRef:
-      fail(e->loc, ErrTag::D_IDENT_BADREF, "aggregation @" + e->text +
-                       " can only be an argument of printa(), normalize(), denormalize(), "
-                       "trunc() or clear()");
+    case ExprKind::AggRef: refuse_aggregation(*e, ErrTag::D_OP_INCOMPAT);
     case ExprKind::SizeofType:
     case ExprKind::SizeofExpr: {
       const Type* t;
@@ -242,7 +246,7 @@ void Sema::check(ExprPtr& e) {
         e = make_int(e->operand(0)->text.size() + 1, typedefs_.at("size_t"), e->loc);  // its bytes and NUL
         return;
       } else {
-        check_value(e->operands[0]);
+        check_value(e->operands[0], ErrTag::D_SIZEOF_TYPE, ErrTag::D_SIZEOF_TYPE);
         t = e->operand(0)->type;
         if (e->operand(0)->kind == ExprKind::Member && e->operand(0)->bitfield_bits)
           fail(e->loc, ErrTag::D_SIZEOF_BITFIELD, "sizeof cannot be applied to bit-field " + e->operand(0)->text);

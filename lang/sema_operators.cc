@@ -11,7 +11,7 @@ void Sema::check_unary(ExprPtr& e) {
   const char* op = unary_op_text(e->unary_op);
   switch (e->unary_op) {
     case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::BitNot:
-      check_value(e->operands[0]);
+      check_value(e->operands[0], ErrTag::D_TYPE_ERR, e->unary_op == UnaryOp::BitNot ? ErrTag::D_OP_INT : ErrTag::D_OP_ARITH);
       if (!e->operand(0)->type->is_integer())
         fail(e->loc, e->unary_op == UnaryOp::BitNot ? ErrTag::D_OP_INT : ErrTag::D_OP_ARITH,
              std::string("operator ") + op + " needs an integer, not " + type_name(e->operand(0)->type));
@@ -23,7 +23,7 @@ void Sema::check_unary(ExprPtr& e) {
       break;
     case UnaryOp::Deref: {
       if (auto pending = translation_of(*e->operand(0), true)) return translated_record(e, std::move(*pending));
-      check_value(e->operands[0]);
+      check_value(e->operands[0], ErrTag::D_TYPE_ERR, ErrTag::D_DEREF_NONPTR);
       decay(e->operands[0]);  // *array is its first element, as in C
       const Type* t = e->operand(0)->type;
       if (t->is_string()) {  // *s is s[0]: a string is an array of char
@@ -40,11 +40,18 @@ void Sema::check_unary(ExprPtr& e) {
       break;
     }
     case UnaryOp::AddressOf: {
-      check_value(e->operands[0]);
+      check_value(e->operands[0], ErrTag::D_TYPE_ERR, ErrTag::D_ADDROF_VAR);
       const Expr& object = *e->operand(0);
       ExprKind k = object.kind;
       if (k == ExprKind::Member && object.bitfield_bits)
         fail(e->loc, ErrTag::D_ADDROF_BITFIELD, "operator & cannot be applied to bit-field " + object.text);
+      // As in DTrace, an array is no lvalue unless it is named (a D or kernel variable): the address
+      // of a member or element array is that of its first element, &a[0].
+      bool named = is_d_object(object) ||
+                   (k == ExprKind::Unary && object.operand(0)->kind == ExprKind::IntLiteral);  // `symbol
+      if (object.type->is_array() && !named)
+        fail(e->loc, ErrTag::D_ADDROF_LVAL, "operator & cannot be applied to an array (" + type_name(object.type) +
+                                                "): take an element's address, as in &a[0]");
       bool is_memory = k == ExprKind::Member || (k == ExprKind::Unary && object.unary_op == UnaryOp::Deref) ||
                        (k == ExprKind::Index);
       const bool is_variable = k == ExprKind::Variable || k == ExprKind::Builtin || is_d_object(object);
@@ -107,8 +114,9 @@ void Sema::check_binary(ExprPtr& e) {
   BinaryOp op = e->binary_op;
   std::string text = binary_op_text(op);
   if (op == BinaryOp::Comma) {
+    if (e->operand(0)->kind == ExprKind::AggRef) refuse_aggregation(*e->operand(0), ErrTag::D_OP_DYN);
     check(e->operands[0]);
-    check_value(e->operands[1]);
+    check_value(e->operands[1], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
     // Actions are statements: one cannot be a step of an expression.
     for (const ExprPtr& operand : e->operands)
       if (operand->kind == ExprKind::Call && operand->function->speculation() != Function::Speculation::None)
@@ -123,9 +131,9 @@ void Sema::check_binary(ExprPtr& e) {
     fold(e);
     return;
   }
-  check_value(e->operands[0]);
+  check_value(e->operands[0], ErrTag::D_TYPE_ERR, operand_class_tag(op));
   if (is_comparison(op)) kernel_enumerator(e->operands[1], e->operand(0)->type);
-  check_value(e->operands[1]);
+  check_value(e->operands[1], ErrTag::D_TYPE_ERR, operand_class_tag(op));
   const Type* a = e->operand(0)->type;
   const Type* b = e->operand(1)->type;
   auto mismatch = [&] {
@@ -184,8 +192,8 @@ void Sema::check_binary(ExprPtr& e) {
 
 void Sema::check_ternary(ExprPtr& e) {
   check_condition(e->operands[0], "the condition of ?:");
-  check_value(e->operands[1]);
-  check_value(e->operands[2]);
+  check_value(e->operands[1], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
+  check_value(e->operands[2], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
   const Type* a = e->operand(1)->type;
   const Type* b = e->operand(2)->type;
   bool a_text = a->is_string() || a->is_char_sequence();

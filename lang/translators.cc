@@ -40,6 +40,12 @@ const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
   const Probe* first_probe = nullptr;
   for (const Probe* probe : clause_->probes) {
     if (index < 0 || size_t(index) >= probe->args.size()) {
+      // Another probe of the clause has it: the argument differs across the probes.
+      for (const Probe* other : clause_->probes)
+        if (index >= 0 && size_t(index) < other->args.size())
+          fail(loc, ErrTag::D_ARGS_MULTI, "args[" + std::to_string(index) + "] is defined for probe " + other->provider +
+                                              ":::" + other->name + " but not for " + probe->provider + ":::" + probe->name +
+                                              ", both of this clause");
       std::string count = probe->args.empty() ? "no arguments"
                           : probe->args.size() == 1 ? "1 argument"
                           : std::to_string(probe->args.size()) + " arguments";
@@ -76,9 +82,14 @@ const Type* Sema::translator_input(Translator& t) {
   return t.input;
 }
 
-const Translator* Sema::find_translator(const Type* output, const Type* input, SourceRange loc) {
+const Translator* Sema::lookup_translator(const Type* output, const Type* input) {
   for (auto& t : translators_)
     if (t->output == output && input_accepts(translator_input(*t), input)) return t.get();
+  return nullptr;
+}
+
+const Translator* Sema::find_translator(const Type* output, const Type* input, SourceRange loc) {
+  if (const Translator* t = lookup_translator(output, input)) return t;
   fail(loc, ErrTag::D_XLATE_NONE, "no translator from " + type_name(input) + " to " + type_name(output));
 }
 

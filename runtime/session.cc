@@ -353,6 +353,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   }
   if (config.verbose && config.target && config.target->exited())
     output.warning(config.target->describe_exit());
+  if (interrupts != 0) output.interrupted();
   object->detach();
   loop.attached = false;
   read(false);

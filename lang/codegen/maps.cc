@@ -197,9 +197,8 @@ llvm::GlobalVariable* Maps::hook_map(const MapSpec& spec) {
 }
 
 MapSpec Maps::per_cpu_array(MapSpec spec) {
-  constexpr uint64_t kLargestPerCpuValue = 32768;
   spec.value_size = (std::max<uint32_t>(spec.value_size, 8) + 7) & ~7u;
-  if (spec.value_size <= kLargestPerCpuValue) return spec;
+  if (spec.value_size <= abi::kLargestPerCpuValue) return spec;
   spec.type = BPF_MAP_TYPE_ARRAY;
   spec.max_entries = static_cast<uint32_t>(std::max(libbpf_num_possible_cpus(), 1));
   return spec;

@@ -36,6 +36,7 @@ class JsonOutput : public abi::Output {
   void printf(const printf_spec::Format& format, std::span<const abi::Value> args) override;
   void printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) override;
   void report(std::string_view function, std::string_view text) override;
+  void interrupted() override {}  // the empty line is the text output's; a document has no lines
   void end_of_run(std::span<const abi::Aggregation* const> aggregations) override;
   void drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) override;
   void fault(const abi::Fault& fault) override;

@@ -65,16 +65,22 @@ std::string probe_prefix(unsigned cpu, unsigned probe_id, std::string_view funct
 
 std::string flow_heading() { return cformat("%3s %-41s\n", "CPU", "FUNCTION"); }
 
+// As DTrace: a probe named `kind`, or whose name ends in "-kind" (method-entry), enters or
+// returns; "carpentry" does neither.
+static bool flow_kind(std::string_view name, std::string_view kind) {
+  return name == kind || (name.size() > kind.size() && name.ends_with(kind) && name[name.size() - kind.size() - 1] == '-');
+}
+
 std::string flow_prefix(unsigned cpu, std::string_view provider, std::string_view function, std::string_view name,
                         unsigned& depth) {
   bool syscall = provider == "syscall";
   std::string marked;
-  if (name == "entry") {
-    marked = std::string(depth, ' ') + (syscall ? "=> " : "-> ") + std::string(function);
+  if (flow_kind(name, "entry")) {
+    marked = std::string(depth, ' ') + (syscall ? " => " : " -> ") + std::string(function);
     depth += 2;
-  } else if (name == "return") {
+  } else if (flow_kind(name, "return")) {
     depth = depth >= 2 ? depth - 2 : 0;
-    marked = std::string(depth, ' ') + (syscall ? "<= " : "<- ") + std::string(function);
+    marked = std::string(depth, ' ') + (syscall ? " <= " : " <- ") + std::string(function);
   } else {
     marked = std::string(depth, ' ') + "| " + std::string(function) + ":" + std::string(name);
   }

@@ -26,8 +26,8 @@ void TextOutput::matched(std::string_view what, bool is_script, uint64_t probes)
 
 void TextOutput::begin_firing(const abi::Firing& firing) {
   quiet_firing_ = options_.quiet();
-  if (quiet_firing_) return;
   bool flow = options_.flag("flowindent");
+  if (quiet_firing_ && !flow) return;  // dtrace(1) prints the flow column quiet or not
   if (!heading_printed_) data_.append(flow ? flow_heading() : heading());
   heading_printed_ = true;
   data_.append(flow ? flow_prefix(firing.cpu, firing.provider, firing.function, firing.name, flow_depth_)
@@ -51,6 +51,8 @@ void TextOutput::printa(const printf_spec::Format* format, std::span<abi::Aggreg
 }
 
 void TextOutput::report(std::string_view, std::string_view text) { data_.append(text); }
+
+void TextOutput::interrupted() { data_.append("\n"); }
 
 void TextOutput::end_of_run(std::span<const abi::Aggregation* const> aggregations) {
   data_.append(print_end_of_run(aggregations, abi::sort_options(options_), context()));

@@ -27,6 +27,7 @@ class TextOutput : public abi::Output {
   void printf(const printf_spec::Format& format, std::span<const abi::Value> args) override;
   void printa(const printf_spec::Format* format, std::span<abi::Aggregation* const> aggregations) override;
   void report(std::string_view function, std::string_view text) override;
+  void interrupted() override;
   void end_of_run(std::span<const abi::Aggregation* const> aggregations) override;
   void drops(abi::DropKind kind, uint64_t count, std::optional<unsigned> cpu) override;
   void fault(const abi::Fault& fault) override;

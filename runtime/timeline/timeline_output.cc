@@ -87,6 +87,8 @@ void TimelineOutput::printa(const printf_spec::Format* format, std::span<abi::Ag
 
 void TimelineOutput::report(std::string_view function, std::string_view text) { text_.report(function, text); }
 
+void TimelineOutput::interrupted() { text_.interrupted(); }
+
 void TimelineOutput::end_of_run(std::span<const abi::Aggregation* const> aggregations) {
   text_.end_of_run(aggregations);
 }

@@ -27,6 +27,10 @@ for way in "-F" "-x flowindent" "pragma"; do
   [ "$(head -n 1 <<<"$out")" = "$flow_heading" ] || fail "flowindent by $way: heading is not '$flow_heading': $out"
   grep -qE "$flow_line_re" <<<"$out" || fail "flowindent by $way: no '| :BEGIN' line: $out"
 done
+# As in dtrace(1), quiet leaves the flow column and its heading, and drops the end of each line.
+out=$("$dsched" -Fq -n 'BEGIN { printf("x\n"); exit(0); }' 2>/dev/null)
+[ "$(head -n 1 <<<"$out")" = "$flow_heading" ] && grep -qE '^ +[0-9]+ \| :BEGIN +x$' <<<"$out" ||
+  fail "-Fq: the flow column is missing: $out"
 out=$("$dsched" -n 'BEGIN { setopt("flowindent"); } BEGIN { trace(7); exit(0); }' 2>/dev/null)
 grep -qE "$flow_line_re" <<<"$out" || fail "setopt(\"flowindent\"): the next firing is not indented: $out"
 

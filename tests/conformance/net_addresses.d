@@ -4,6 +4,6 @@
  * NULs (64 73 63 68 65 64 00 ...). */
 BEGIN
 {
-	printf("[%s] [%s]\n", inet_ntoa((ipaddr_t *)&curthread->comm), inet_ntoa6((in6_addr_t *)&curthread->comm));
+	printf("[%s] [%s]\n", inet_ntoa((ipaddr_t *)&curthread->comm[0]), inet_ntoa6((in6_addr_t *)&curthread->comm[0]));
 	exit(0);
 }

@@ -5,13 +5,13 @@
  * as in DTrace. */
 BEGIN
 {
-	printf("[%s] [%s]\n", inet_ntop(AF_INET6, &curthread->comm), inet_ntop(AF_INET, &curthread->comm));
-	printf("[%s]\n", link_ntop(ARPHRD_ETHER, &curthread->comm));
+	printf("[%s] [%s]\n", inet_ntop(AF_INET6, &curthread->comm[0]), inet_ntop(AF_INET, &curthread->comm[0]));
+	printf("[%s]\n", link_ntop(ARPHRD_ETHER, &curthread->comm[0]));
 }
 
 BEGIN
 {
-	trace(inet_ntop(99, &curthread->comm));
+	trace(inet_ntop(99, &curthread->comm[0]));
 }
 
 ERROR

@@ -4,9 +4,9 @@
  * text; with a count, only that many bytes; with 0 nothing. BEGIN's thread name is "dsched". */
 BEGIN
 {
-	tracemem(&curthread->comm, 16);
-	tracemem(&curthread->comm, 16, 6);
-	tracemem(&curthread->comm, 16, 0);
+	tracemem(&curthread->comm[0], 16);
+	tracemem(&curthread->comm[0], 16, 6);
+	tracemem(&curthread->comm[0], 16, 0);
 	printf("end\n");
 	exit(0);
 }

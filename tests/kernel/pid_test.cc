@@ -178,7 +178,7 @@ TEST_CASE("-c: an interrupt while the program has not reached main() ends the ru
   RunResult result = run.wait(std::chrono::seconds(10));
   INFO(result.err);
   CHECK(result.status == 0);
-  CHECK(result.out == "end\n\n");
+  CHECK(result.out == "\nend\n\n");  // the interrupt's empty line, END, the end of the run
   CHECK(leftover_programs().empty());
 }
 

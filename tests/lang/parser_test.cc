@@ -251,7 +251,7 @@ TEST_CASE("pragmas set typed options") {
   CheckResult r = compile_text(
       "#pragma D option quiet\n#pragma D option bufsize=4m\n#pragma D option switchrate=10hz\n"
       "#pragma D option aggrate=1ms\n#pragma D option strsize = 512\n#pragma ident \"ignored\"\n"
-      "#pragma D option bufpolicy=switch\nBEGIN { x = execname; }");
+      "#pragma D option bufpolicy=switch\n#pragma D option statusrate=5000\nBEGIN { x = execname; }");
   INFO(r.error);
   REQUIRE(r.program);
   const dsched::abi::Options& o = r.program->options;
@@ -259,6 +259,7 @@ TEST_CASE("pragmas set typed options") {
   CHECK(o.number("bufsize") == 4 << 20);
   CHECK(o.number("switchrate") == 100000000);
   CHECK(o.number("aggrate") == 1000000);
+  CHECK(o.number("statusrate") == 5000);  // nanoseconds without a unit, as in DTrace
   CHECK(o.strsize() == 512);
   CHECK(o.text("bufpolicy") == "switch");
   // strsize characters and the NUL, in whole words.
@@ -267,11 +268,13 @@ TEST_CASE("pragmas set typed options") {
   CHECK(r.program->globals[0].type->size == 520);
 }
 
-// As DTrace reads a flag: a number, one of its words for on and off (any case), or empty for off.
+// As DTrace reads a run-time flag: empty or one of its words for off (any case) is off; a word for
+// on or any number is on, 0 too, as DTrace keeps the number and tests whether the option is set.
+// A compiler flag takes no value.
 TEST_CASE("flag options take DTrace's words for on and off") {
   CheckResult r = compile_text(
-      "#pragma D option quiet=yes\n#pragma D option flowindent=ON\n#pragma D option rawbytes=false\n"
-      "#pragma D option aggsortkey=enabled\n#pragma D option aggsortrev=\n#pragma D option zdefs=set\nBEGIN {}");
+      "#pragma D option quiet=0\n#pragma D option flowindent=ON\n#pragma D option rawbytes=false\n"
+      "#pragma D option aggsortkey=enabled\n#pragma D option aggsortrev=\n#pragma D option zdefs\nBEGIN {}");
   INFO(r.error);
   REQUIRE(r.program);
   const dsched::abi::Options& o = r.program->options;
@@ -283,6 +286,10 @@ TEST_CASE("flag options take DTrace's words for on and off") {
   CHECK(o.flag("zdefs"));
   CHECK(error_of("#pragma D option quiet=maybe\nBEGIN {}") ==
         "dsched: failed to compile script test.d: line 1: invalid value for option quiet: maybe");
+  CHECK(error_of("#pragma D option quiet=-1\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option quiet: -1");
+  CHECK(error_of("#pragma D option zdefs=set\nBEGIN {}") ==
+        "dsched: failed to compile script test.d: line 1: invalid value for option zdefs: set");
 }
 
 TEST_CASE("every buffer policy is accepted") {

@@ -69,13 +69,19 @@ TEST_CASE("flowindent: entries deepen, returns come back, other probes are marke
     return std::string(cpu < 10 ? "  " : " ") + std::to_string(cpu) + " " + text +
            std::string(41 - text.size(), ' ') + " ";
   };
-  CHECK(flow_prefix(0, "syscall", "read", "entry", depth) == line(0, "=> read"));
+  // DTrace's markers start with a space: " -> ", " => ", " <- ", " <= ".
+  CHECK(flow_prefix(0, "syscall", "read", "entry", depth) == line(0, " => read"));
   CHECK(depth == 2);
-  CHECK(flow_prefix(0, "fbt", "vfs_read", "entry", depth) == line(0, "  -> vfs_read"));
+  CHECK(flow_prefix(0, "fbt", "vfs_read", "entry", depth) == line(0, "   -> vfs_read"));
   CHECK(flow_prefix(1, "sched", "", "on-cpu", depth) == line(1, "    | :on-cpu"));
-  CHECK(flow_prefix(0, "fbt", "vfs_read", "return", depth) == line(0, "  <- vfs_read"));
-  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, "<= read"));
+  CHECK(flow_prefix(0, "fbt", "vfs_read", "return", depth) == line(0, "   <- vfs_read"));
+  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, " <= read"));
   CHECK(depth == 0);
-  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, "<= read"));  // never below 0
+  CHECK(flow_prefix(0, "syscall", "read", "return", depth) == line(0, " <= read"));  // never below 0
+  CHECK(depth == 0);
+  // A name ending in -entry or -return enters or returns; one that only ends in the word does not.
+  CHECK(flow_prefix(0, "ruby123", "m", "method-entry", depth) == line(0, " -> m"));
+  CHECK(flow_prefix(0, "ruby123", "m", "carpentry", depth) == line(0, "  | m:carpentry"));
+  CHECK(flow_prefix(0, "ruby123", "m", "method-return", depth) == line(0, " <- m"));
   CHECK(depth == 0);
 }

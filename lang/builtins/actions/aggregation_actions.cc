@@ -13,16 +13,16 @@ namespace {
 class AggregationAction : public Action {
  public:
   // DTrace's error tags for a call: with the wrong number of arguments, without an aggregation
-  // first, with a second argument that is not an integer.
+  // first, with an aggregation not yet defined, with a second argument that is not an integer.
   struct Tags {
-    ErrTag proto, aggregation_arg, scalar;
+    ErrTag proto, aggregation_arg, undefined, scalar;
   };
   // `argument` names the optional integer after the aggregation, or is null when there is none.
   AggregationAction(std::string_view name, Arity arity, const char* argument, Tags tags)
       : Action(name, Arity{arity.min, arity.max, tags.proto, tags.proto}), argument_(argument), tags_(tags) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.aggregation(*call->operands[0], tags_.aggregation_arg);
+    c.aggregation(*call->operands[0], tags_.aggregation_arg, tags_.undefined);
     if (call->operands.size() == 2) check_integer_arg(c, *call, 1, argument_, tags_.scalar);
     set_void(c, *call);
   }
@@ -50,13 +50,13 @@ class AggregationAction : public Action {
 };
 
 constexpr AggregationAction::Tags kNormalizeTags{ErrTag::D_NORMALIZE_PROTO, ErrTag::D_NORMALIZE_AGGARG,
-                                                 ErrTag::D_NORMALIZE_SCALAR};
+                                                 ErrTag::D_NORMALIZE_AGGBAD, ErrTag::D_NORMALIZE_SCALAR};
 
 class Clear : public AggregationAction {
  public:
   Clear()
       : AggregationAction("clear", {1, 1}, nullptr,
-                          {ErrTag::D_CLEAR_PROTO, ErrTag::D_CLEAR_AGGARG, ErrTag::D_PROTO_ARG}) {}
+                          {ErrTag::D_CLEAR_PROTO, ErrTag::D_CLEAR_AGGARG, ErrTag::D_CLEAR_AGGBAD, ErrTag::D_PROTO_ARG}) {}
   void run(const abi::RecordedAction& action, const abi::RecordView&, abi::RunContext& run) const override {
     for (uint32_t id : action.aggregations) run.clear(id);
   }
@@ -66,7 +66,7 @@ class Trunc : public AggregationAction {
  public:
   Trunc()
       : AggregationAction("trunc", {1, 2}, "the number of entries to keep",
-                          {ErrTag::D_TRUNC_PROTO, ErrTag::D_TRUNC_AGGARG, ErrTag::D_TRUNC_SCALAR}) {}
+                          {ErrTag::D_TRUNC_PROTO, ErrTag::D_TRUNC_AGGARG, ErrTag::D_TRUNC_AGGBAD, ErrTag::D_TRUNC_SCALAR}) {}
   void run(const abi::RecordedAction& action, const abi::RecordView& record, abi::RunContext& run) const override {
     int64_t keep = argument(action, record).value_or(0);
     for (uint32_t id : action.aggregations) run.trunc(id, keep);

@@ -219,7 +219,7 @@ class Print : public Action {
   Print() : Action("print", {1, 1}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.value(call->operands[0], ErrTag::D_PRINT_VOID);
+    c.value(call->operands[0], ErrTag::D_PRINT_VOID, ErrTag::D_PRINT_AGG);
     const Expr& arg = *call->operand(0);
     const Type* t = arg.type;
     bool printable = t->is_scalar() || t->is_string() || t->is_record() || t->is_array() || t->kind == TypeKind::Float;

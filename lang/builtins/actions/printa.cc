@@ -24,10 +24,11 @@ class Printa : public Action {
       const Aggregation& agg = c.aggregation(*args[i]);
       if (!target) target = &agg;
       // Several aggregations print side by side, so their keys must line up.
-      bool same = target->key_types.size() == agg.key_types.size();
-      for (size_t k = 0; same && k < agg.key_types.size(); ++k)
-        same = target->key_types[k]->is_string() == agg.key_types[k]->is_string();
-      if (!same) fail(args[i]->loc, ErrTag::D_PRINTA_AGGKEY, "printa(): @" + agg.name + " and @" + target->name + " have different keys");
+      if (target->key_types.size() != agg.key_types.size())
+        fail(args[i]->loc, ErrTag::D_PRINTA_AGGKEY, "printa(): @" + agg.name + " and @" + target->name + " have different numbers of keys");
+      for (size_t k = 0; k < agg.key_types.size(); ++k)
+        if (target->key_types[k]->is_string() != agg.key_types[k]->is_string())
+          fail(args[i]->loc, ErrTag::D_PRINTA_AGGPROTO, "printa(): @" + agg.name + " and @" + target->name + " have different key types");
     }
     if (first == 1) c.format(*call, 0, target);
     set_void(c, *call);

@@ -18,7 +18,7 @@ class Trace : public Action {
 
   void check(Checker& c, ExprPtr& call) const override {
     ExprPtr& arg = call->operands[0];
-    c.value(arg, ErrTag::D_TRACE_VOID);
+    c.value(arg, ErrTag::D_TRACE_VOID, ErrTag::D_TRACE_AGG);
     if (arg->type->is_address()) fail_action_value(*arg);
     if (arg->type->is_char_sequence() && arg->type->is_array()) c.to_string(arg);
     if (arg->type->kind == TypeKind::Float)

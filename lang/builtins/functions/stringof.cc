@@ -11,7 +11,7 @@ class Stringof : public Subroutine {
   Stringof() : Subroutine("stringof", {1, 1}) {}
 
   void check(Checker& c, ExprPtr& call) const override {
-    c.value(call->operands[0]);
+    c.value(call->operands[0], ErrTag::D_TYPE_ERR, ErrTag::D_STRINGOF_TYPE);
     const Type* t = call->operand(0)->type;
     if (t->is_integer()) {
       // DTrace takes any scalar: an integer (arg1 of a probe) is the address of the text.

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a = count();
+	x = arg0 ? @a : 1;
+}

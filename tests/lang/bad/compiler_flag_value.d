@@ -1,0 +1,6 @@
+#pragma D option zdefs=1
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,3 @@
+provider dsched1 {
+	probe ready();
+};

@@ -1,0 +1,3 @@
+provider app {
+	probe ready(int code) : (int);
+};

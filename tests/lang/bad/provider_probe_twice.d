@@ -1,0 +1,4 @@
+provider app {
+	probe ready(int);
+	probe ready(int);
+};

@@ -1,0 +1,7 @@
+provider app {
+	probe ready(int);
+};
+
+provider app {
+	probe ready(char *);
+};
