@@ -76,6 +76,7 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
     case 'X': return set_option(inv, "stdc", value);
     case 'c':
       if (value.find_first_not_of(" \t\n") == std::string::npos) return CliError{"-c requires a command to run"};
+      if (!inv.command.empty()) return CliError{"-c may be given once: dsched follows one process", false};
       inv.command = value;
       break;
     case 'p': {
@@ -83,6 +84,7 @@ std::optional<CliError> apply_option(Invocation& inv, char flag, const std::stri
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pid);
       if (ec != std::errc() || end != value.data() + value.size() || pid <= 0)
         return CliError{"invalid process ID: " + value};
+      if (inv.pid != 0) return CliError{"-p may be given once: dsched follows one process", false};
       inv.pid = pid;
       break;
     }

@@ -302,6 +302,7 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       return 1;
     }
   for (const Matched& m : config.matched) output.matched(m.what, m.is_script, m.probes);
+  if (options.flag("destructive") && !options.quiet()) output.warning("allowing destructive actions");  // as dtrace(1)
   if (kept) kept->begin(this_cpu());
   for (const std::string& begin : program.programs_at(abi::AttachPoint::Phase::Begin))
     if (!object->run(begin, error)) output.error(error);

@@ -49,4 +49,10 @@ done
 err=$("$dsched" -n 'BEGIN { chill(1); }' 2>&1 >/dev/null)
 grep -q 'destructive' <<<"$err" || fail "chill() without -w: $err"
 
+# As dtrace(1), a run that allows destructive actions says so, unless quiet.
+err=$("$dsched" -w -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
+grep -qx 'dsched: allowing destructive actions' <<<"$err" || fail "-w: no notice: $err"
+err=$("$dsched" -qw -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
+[ -z "$err" ] || fail "-qw: stderr: $err"
+
 finish

@@ -104,8 +104,9 @@ TEST_CASE("vtimestamp advances while a thread runs between two calls, and no fas
     elapsed += t;
   }
   // Where the kernel's sum catches up with what vtimestamp had counted (it leaves out stolen and
-  // interrupt time) an interval may read 0; most advance.
-  CHECK(advanced * 10 >= (kCalls - 1) * 9);
+  // interrupt time) an interval may read 0, more of them on a loaded machine; still most advance,
+  // where the kernel's sum alone would advance at a tick only, once in 13 intervals at HZ=250.
+  CHECK(advanced * 2 >= kCalls - 1);
   // A busy thread runs most of the time even on a busy machine, and never longer than it took:
   // a new sum may bring up to a tick the last anchor had not counted (10 ms at HZ=100).
   CHECK(on_cpu * 4 >= elapsed);

@@ -61,6 +61,9 @@ TEST_CASE("-c and -p") {
   CHECK(parse_ok({"-n", "BEGIN", "-p", "42"}).pid == 42);
   CHECK(parse_error({"-n", "BEGIN", "-p", "4x2"}) == "invalid process ID: 4x2");
   CHECK(parse_error({"-n", "BEGIN", "-p", "1", "-c", "true"}) == "only one of -c and -p may be given");
+  // A second command or process is refused, not dropped.
+  CHECK(parse_error({"-n", "BEGIN", "-c", "true", "-c", "false"}) == "-c may be given once: dsched follows one process");
+  CHECK(parse_error({"-n", "BEGIN", "-p", "1", "-p", "2"}) == "-p may be given once: dsched follows one process");
 }
 
 TEST_CASE("usage errors") {
