@@ -208,6 +208,12 @@ symbols::ProcessImages process_images(const std::unique_ptr<TargetProcess>& targ
   });
 }
 
+// A description with its omitted leading fields: "BEGIN" is ":::BEGIN", as DTrace prints it.
+std::string full_description(const std::string& description) {
+  size_t fields = size_t(std::count(description.begin(), description.end(), ':')) + 1;
+  return fields >= 4 ? description : std::string(4 - fields, ':') + description;
+}
+
 // -l: the probes each piece names (a script's: those its clauses enable), or every probe.
 int list_probes(const Invocation& inv) {
   std::string error;
@@ -224,6 +230,7 @@ int list_probes(const Invocation& inv) {
   lang::FrontendOptions options;
   if (!frontend_options(inv, options, error)) return fail(error);
   options.target_pid = target ? target->pid() : inv.pid;
+  options.allow_zero_matches = true;  // as in dtrace(1), -l implies -Z
   for (const ProgramPiece& piece : inv.pieces) {
     std::vector<lang::ScriptSource> sources;
     if (!gather_sources({piece}, catalog, sources, error)) return fail(error);
@@ -243,8 +250,10 @@ int list_probes(const Invocation& inv) {
     }
     std::string why;
     std::vector<const lang::Probe*> found = catalog.match(description, &why);
-    if (found.empty() && !inv.allow_zero_matches)
-      return fail("failed to match " + description + ": " + (why.empty() ? "No probe matches description" : why));
+    // dtrace(1) says so and lists the rest: the run still succeeds.
+    if (found.empty())
+      std::cerr << "dsched: failed to match " << full_description(description) << ": "
+                << (why.empty() ? "No probe matches description" : why) << "\n";
     add(found);
   }
   std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return a->id < b->id; });

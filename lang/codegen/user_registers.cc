@@ -7,7 +7,6 @@
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
-#include "lang/codegen/records.h"
 
 namespace dsched::codegen {
 namespace {
@@ -69,14 +68,6 @@ llvm::Value* user_register(Lowering& l, int word) {
   if (l.firing.hook().context_is_user_registers())
     return ir.b().CreateLoad(ir.i64(), ir.offset_ptr(l.firing.context(), uint64_t(word) * 8), /*isVolatile=*/true);
   return read_word(l, ir.b().CreateAdd(thread_registers(l), ir.const64(word * 8)));
-}
-
-llvm::Value* user_register(Lowering& l, llvm::Value* word) {
-  Ir& ir = l.ir;
-  l.records.check_fault(ir.b().CreateICmpUGE(word, ir.const64(kUserRegisterWords)),
-                        abi::FaultKind::IllegalOperation);
-  llvm::Value* offset = ir.b().CreateMul(ir.bounded(word, kUserRegisterWords - 1), ir.const64(8));
-  return read_word(l, ir.b().CreateAdd(thread_registers(l), offset));
 }
 
 }  // namespace dsched::codegen

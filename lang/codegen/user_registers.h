@@ -26,7 +26,5 @@ int argument_register_word(int n);
 // The user register at `word` as an i64: in a uprobe's program from its context, elsewhere from
 // the running thread's saved user registers.
 llvm::Value* user_register(Lowering& l, int word);
-// The same for a word computed at run time; a word past the registers is a fault.
-llvm::Value* user_register(Lowering& l, llvm::Value* word);
 
 }  // namespace dsched::codegen

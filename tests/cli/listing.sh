@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Usage: listing.sh DSCHED
 # -l lists in dtrace(1)'s columns; every way of naming probes (-P -m -f -n -i -s) selects them; a
-# description matching nothing is an error (exit 1) unless -Z; -lv adds stability and argument
+# description matching nothing is reported and the rest listed; -lv adds stability and argument
 # types from the providers.
 set -u
 dsched=$1
 source "$(dirname "$0")/checks.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 
 header=$(printf '%5s %10s %17s %33s %s' ID PROVIDER MODULE FUNCTION NAME)
 all=$("$dsched" -l) || fail "-l exited $?"
@@ -24,15 +26,20 @@ for provider in sched proc syscall io lockstat ip tcp udp; do vmlinux=$((vmlinux
 [ "$("$dsched" -l -m sched:vmlinux | wc -l)" -gt 10 ] || fail "-l -m sched:vmlinux"
 [ "$(names "$("$dsched" -l -n 'tick-1sec { exit(0); }')")" = "tick-1sec " ] || fail "-l -n with a clause"
 
-# Nothing matches: exit 1 and one line naming the description; -Z lists nothing, exit 0.
-err=$("$dsched" -l -n sched:::no-such-probe 2>&1 >/dev/null)
+# Nothing matches: as dtrace(1), one line naming the description in full, the others still listed,
+# exit 0 (-l implies -Z).
+out=$("$dsched" -l -n sched:::no-such-probe -n BEGIN 2>"$dir/err")
 status=$?
-[ "$status" -eq 1 ] || fail "-l of an unmatched description exited $status"
-[ "$err" = "dsched: failed to match sched:::no-such-probe: No probe matches description" ] || fail "message: $err"
-"$dsched" -l -P nosuchprovider >/dev/null 2>&1
-[ $? -eq 1 ] || fail "-l -P nosuchprovider did not exit 1"
-out=$("$dsched" -l -Z -n sched:::no-such-probe) || fail "-lZ exited $?"
-[ "$out" = "$header" ] || fail "-lZ printed more than the heading"
+[ "$status" -eq 0 ] || fail "-l of an unmatched description exited $status"
+[ "$(cat "$dir/err")" = "dsched: failed to match sched:::no-such-probe: No probe matches description" ] ||
+  fail "message: $(cat "$dir/err")"
+[ "$(names "$out")" = "BEGIN " ] || fail "-l: the description that matches was not listed: $out"
+err=$("$dsched" -l -n profile 2>&1 >/dev/null) || fail "-l -n profile exited $?"
+[ "$err" = "dsched: failed to match :::profile: No probe matches description" ] || fail "message: $err"
+out=$("$dsched" -l -P nosuchprovider 2>/dev/null) || fail "-l -P nosuchprovider exited $?"
+[ "$out" = "$header" ] || fail "-l -P nosuchprovider printed more than the heading"
+printf 'nosuch:::entry {}\nBEGIN {}\n' >"$dir/unmatched.d"
+[ "$(names "$("$dsched" -l -s "$dir/unmatched.d" 2>/dev/null)")" = "BEGIN " ] || fail "-l -s with an unmatched clause"
 "$dsched" -l -i 99999 >/dev/null 2>&1
 [ $? -eq 1 ] || fail "-l -i 99999 did not exit 1"
 
