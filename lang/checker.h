@@ -43,8 +43,9 @@ class Checker {
   // An integer constant expression; its value.
   virtual int64_t constant(ExprPtr& e, std::string_view what, ErrTag tag = ErrTag::D_PROTO_ARG) = 0;
   // An @aggregation argument (printa, clear...): resolves it and returns its table entry;
-  // `not_aggregation` is DTrace's tag for an argument that is not one, `undefined` for one that no
-  // earlier statement assigns. Keys after the name are allowed and, as in DTrace, mean nothing.
+  // `not_aggregation` is DTrace's tag for an argument that is not one, `undefined` for @name[keys]
+  // that no earlier statement assigns (@name alone is an unknown identifier). Keys after the name
+  // are allowed and, as in DTrace, mean nothing.
   virtual const Aggregation& aggregation(Expr& reference, ErrTag not_aggregation = ErrTag::D_PRINTA_AGGARG,
                                          ErrTag undefined = ErrTag::D_PRINTA_AGGBAD) = 0;
   // Checks the format at call.operands[format_index] against the arguments after it, or, for

@@ -28,8 +28,10 @@ void check_arity(const std::string& name, Arity arity, size_t given, SourceRange
 const Aggregation& Sema::aggregation(Expr& e, ErrTag not_aggregation, ErrTag undefined) {
   if (e.kind != ExprKind::AggRef) fail(e.loc, not_aggregation, "an aggregation (@name) is expected here");
   auto it = aggregation_index_.find(e.text);
+  // DTrace knows @name[keys] as an aggregation still to be assigned; @name alone as nothing.
   if (it == aggregation_index_.end())
-    fail(e.loc, undefined, "aggregation @" + e.text + " is used before it is defined");
+    fail(e.loc, e.operands.empty() ? ErrTag::D_IDENT_UNDEF : undefined,
+         "aggregation @" + e.text + " is used before it is defined");
   e.id = it->second;
   e.type = types_.void_type();
   return program_.aggregations[size_t(e.id)];

@@ -222,7 +222,7 @@ void Sema::check(ExprPtr& e) {
       if (!v)
         not_yet_assigned(e->loc, std::string(scope_prefix(e->scope)) + e->text);
       if (!v->key_types.empty())
-        fail(e->loc, ErrTag::D_IDENT_BADREF, std::string(scope_prefix(e->scope)) + e->text + " is an associative array: it must be indexed");
+        fail(e->loc, ErrTag::D_PROTO_LEN, std::string(scope_prefix(e->scope)) + e->text + " is an associative array: it must be indexed");
       e->id = v->id;
       e->type = v->type;
       return;
@@ -510,13 +510,13 @@ void Sema::check_index(ExprPtr& e) {
   Expr* base = e->operand(0);
   if (base->kind == ExprKind::Ident && !is_bound(bindings_, base->text)) {
     if (base->text == "args") {
-      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_ARGS_IDX, "args takes a single index");
-      int64_t index = constant_integer(e->operands[1], "the index of args[]", ErrTag::D_ARGS_IDX);
+      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_PROTO_LEN, "args takes a single index");
+      int64_t index = constant_integer(e->operands[1], "the index of args[]", ErrTag::D_PROTO_ARG);
       probe_arg(e, index);
       return;
     }
     if (const BuiltinVariable* builtin = find_builtin_variable(base->text); builtin && builtin->indexed()) {
-      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_REGS_IDX, base->text + " takes a single index");
+      if (e->operands.size() != 2) fail(e->loc, ErrTag::D_PROTO_LEN, base->text + " takes a single index");
       scalar(e->operands[1], "the index of " + base->text + "[]");
       if (!e->operand(1)->type->is_integer())
         fail(e->operand(1)->loc, ErrTag::D_REGS_IDX, "the index of " + base->text + "[] must be an integer");
@@ -633,7 +633,7 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
     case ExprKind::Variable: {
       Variable* v = find_variable(target->scope, target->text);
       if (v && !v->key_types.empty())
-        fail(target->loc, ErrTag::D_IDENT_BADREF, std::string(scope_prefix(target->scope)) + target->text + " is an associative array: it must be indexed");
+        fail(target->loc, ErrTag::D_PROTO_LEN, std::string(scope_prefix(target->scope)) + target->text + " is an associative array: it must be indexed");
       if (!v) v = &add_variable(target->scope, target->text, storable(value_type, op_loc), {}, target->loc, false);
       target->id = v->id;
       target->type = v->type;
@@ -645,7 +645,10 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
           !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
         Variable* v = find_variable(VarScope::Global, base->text);
         if (v && v->key_types.empty() && v->type->is_array()) return d_object_lvalue(target);
-        if (v && v->key_types.empty()) fail(target->loc, ErrTag::D_IDENT_BADREF, base->text + " is not an associative array");
+        // As DTrace reads x[i] of a scalar x: *(x + i), which needs a pointer; x[i, j] is no array.
+        if (v && v->key_types.empty())
+          fail(target->loc, target->operands.size() == 2 ? ErrTag::D_DEREF_NONPTR : ErrTag::D_ARR_BADREF,
+               base->text + " is not an associative array");
         check_assoc_keys(target, v);
         if (!v) {
           std::vector<const Type*> keys;

@@ -192,10 +192,16 @@ void Sema::check_binary(ExprPtr& e) {
 
 void Sema::check_ternary(ExprPtr& e) {
   check_condition(e->operands[0], "the condition of ?:");
-  check_value(e->operands[1], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
-  check_value(e->operands[2], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
+  for (size_t i : {1, 2}) {
+    if (e->operand(i)->kind == ExprKind::AggRef) refuse_aggregation(*e->operand(i), ErrTag::D_OP_DYN);
+    check(e->operands[i]);
+  }
   const Type* a = e->operand(1)->type;
   const Type* b = e->operand(2)->type;
+  // As DTrace checks it: the branches' types first, then whether they are actions.
+  if (a->is_void() != b->is_void())
+    fail(e->loc, ErrTag::D_OP_INCOMPAT, "the branches of ?: have incompatible types " + type_name(a) + " and " + type_name(b));
+  if (a->is_void()) fail(e->loc, ErrTag::D_OP_ACT, "an action cannot be a branch of ?: (use if/else)");
   bool a_text = a->is_string() || a->is_char_sequence();
   bool b_text = b->is_string() || b->is_char_sequence();
   if (a_text && b_text && (a->is_string() || b->is_string() || a->is_array() || b->is_array())) {
@@ -225,7 +231,7 @@ void Sema::check_cast(ExprPtr& e) {
     check_call(e);
     return;
   }
-  check_value(e->operands[0]);
+  check_value(e->operands[0], ErrTag::D_CG_EXPR);  // (void)trace(1): DTrace finds no value to generate
   const Type* from = e->operand(0)->type;
   if (target->is_scalar()) {
     decay(e->operands[0]);

@@ -1,0 +1,4 @@
+BEGIN
+{
+	(void)trace(1);
+}

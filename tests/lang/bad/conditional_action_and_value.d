@@ -1,0 +1,4 @@
+BEGIN
+{
+	x = arg0 ? 1 : exit(0);
+}

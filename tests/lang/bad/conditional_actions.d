@@ -1,0 +1,4 @@
+BEGIN
+{
+	arg0 ? trace(1) : trace(2);
+}
