@@ -110,4 +110,8 @@ struct RegisteredProvider {
   RegisteredProvider() { register_provider(provider); }
 };
 
+// A USDT probe's name as DTrace spells it: each "__" of its C identifier is a "-" (method__entry
+// is method-entry), in a provider's declaration as in a program's notes.
+std::string dashed_probe_name(const std::string& name);
+
 }  // namespace dsched::lang

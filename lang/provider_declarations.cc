@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "lang/diagnostics.h"
+#include "lang/provider.h"
 #include "lang/sema.h"
 
 namespace dsched::lang {
@@ -14,25 +15,24 @@ namespace {
 constexpr size_t kMaxProviderName = 63;
 constexpr size_t kMaxProbeName = 63;
 
-// In a declaration, __ stands for the - that an identifier cannot hold (method__entry).
-std::string hyphenated(const std::string& name) {
-  std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name.compare(i, 2, "__") == 0) {
-      out += '-';
-      ++i;
-    } else {
-      out += name[i];
-    }
-  }
-  return out;
-}
-
 bool names_parameter(const std::vector<ProbeParameterSyntax>& list, size_t count, const std::string& name) {
   return std::any_of(list.begin(), list.begin() + long(count), [&](const ProbeParameterSyntax& p) { return p.name == name; });
 }
 
 }  // namespace
+
+std::string dashed_probe_name(const std::string& name) {
+  std::string text;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name.compare(i, 2, "__") == 0) {
+      text += '-';
+      ++i;
+    } else {
+      text += name[i];
+    }
+  }
+  return text;
+}
 
 std::vector<const Type*> Sema::probe_prototype(const std::vector<ProbeParameterSyntax>& parameters,
                                                const std::vector<ProbeParameterSyntax>* inputs) {
@@ -84,7 +84,7 @@ void Sema::provider_declaration(const ProviderSyntax& provider) {
   auto earlier = declared_providers_.find(name);
   std::map<std::string, std::vector<const Type*>> outputs;  // each probe's output prototype
   for (const ProviderProbeSyntax& probe : provider.probes) {
-    std::string probe_name = hyphenated(probe.name);
+    std::string probe_name = dashed_probe_name(probe.name);
     if (probe_name.size() > kMaxProbeName)
       fail(probe.loc, ErrTag::D_PROV_BADNAME, "probe name may not exceed " + std::to_string(kMaxProbeName) +
                                                   " characters: " + probe_name);

@@ -23,20 +23,6 @@ std::string operand_type(const lang::SdtArgument& operand) {
   return std::string(operand.is_signed ? "" : "u") + "int" + std::to_string(8 * operand.size) + "_t";
 }
 
-// DTrace turns a double underscore of a USDT probe's name into a dash.
-std::string dashed(const std::string& name) {
-  std::string text;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name.compare(i, 2, "__") == 0) {
-      text += '-';
-      ++i;
-    } else {
-      text += name[i];
-    }
-  }
-  return text;
-}
-
 // The function whose code holds `file_offset` (the first name at its address); "" when none does.
 std::string function_at(const std::vector<lang::UserFunction>& functions, uint64_t file_offset) {
   const lang::UserFunction* best = nullptr;
@@ -139,7 +125,7 @@ class UsdtProvider : public lang::Provider {
       std::map<std::string, size_t> by_name;
       for (const lang::SdtProbe& note : images.sdt_probes(module)) {
         std::string provider = note.provider + std::to_string(pid);
-        std::string name = dashed(note.name);
+        std::string name = lang::dashed_probe_name(note.name);
         if (!lang::field_matches(d.provider, provider) || !lang::field_matches(d.name, name)) continue;
         std::string function = function_at(images.functions(module), note.file_offset);
         if (!lang::field_matches(d.function, function)) continue;
