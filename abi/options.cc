@@ -246,10 +246,9 @@ bool parse_option(std::string_view name, const std::optional<std::string>& value
     }
     char* end = nullptr;
     errno = 0;
-    bool negative = std::strtoll(value->c_str(), nullptr, 0) < 0;
-    std::strtoull(value->c_str(), &end, 0);
+    long long number = std::strtoll(value->c_str(), &end, 0);
     out->number = 1;
-    return (*end == '\0' && errno == 0 && !negative) || invalid();
+    return (*end == '\0' && errno == 0 && number >= 0) || invalid();
   }
   if (!value || value->empty()) {
     *error = "option " + std::string(name) + " requires a value";

@@ -19,6 +19,17 @@ bool names_parameter(const std::vector<ProbeParameterSyntax>& list, size_t count
   return std::any_of(list.begin(), list.begin() + long(count), [&](const ProbeParameterSyntax& p) { return p.name == name; });
 }
 
+// Whether a native argument can be given as an output argument of another type without a
+// translator, as DTrace's dt_node_is_argcompat decides it.
+bool argument_compatible(const Type* native, const Type* output) {
+  if (native == output) return true;
+  if (native->is_integer() && output->is_integer()) return true;
+  if (native->is_pointer() && output->is_pointer())
+    return native->target->is_void() || output->target->is_void() || native->target == output->target;
+  auto text = [](const Type* t) { return t->is_string() || t->is_char_sequence(); };
+  return text(native) && text(output);
+}
+
 }  // namespace
 
 std::string dashed_probe_name(const std::string& name) {
@@ -61,17 +72,6 @@ std::vector<const Type*> Sema::probe_prototype(const std::vector<ProbeParameterS
     fail(parameters[1].loc, ErrTag::D_DECL_PROTO_VOID, "void must be sole parameter");
   if (has_void) types.clear();  // (void): none
   return types;
-}
-
-// Whether a native argument can be given as an output argument of another type without a
-// translator, as DTrace's dt_node_is_argcompat decides it.
-bool Sema::argument_compatible(const Type* native, const Type* output) {
-  if (native == output) return true;
-  if (native->is_integer() && output->is_integer()) return true;
-  if (native->is_pointer() && output->is_pointer())
-    return native->target->is_void() || output->target->is_void() || native->target == output->target;
-  auto text = [](const Type* t) { return t->is_string() || (t->is_pointer() && t->target->is_char_sequence()); };
-  return text(native) && text(output);
 }
 
 void Sema::provider_declaration(const ProviderSyntax& provider) {

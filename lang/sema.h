@@ -98,7 +98,6 @@ class Sema : public Checker {
   // A probe's input prototype, or with `inputs` its output prototype; (void) is none.
   std::vector<const Type*> probe_prototype(const std::vector<ProbeParameterSyntax>& parameters,
                                            const std::vector<ProbeParameterSyntax>* inputs);
-  static bool argument_compatible(const Type* native, const Type* output);
 
   // ---- sema.cc ----
   void clause(ClauseSyntax& syntax);
@@ -136,6 +135,8 @@ class Sema : public Checker {
   void check_pointer(ExprPtr& e, const char* context);
   void check_string(ExprPtr& e, const char* context);  // string or char sequence -> string
   [[noreturn]] void refuse_aggregation(const Expr& e, ErrTag tag);
+  // An operand that may have no value (an action), but is not an aggregation (`aggregation_tag`).
+  void check_operand(ExprPtr& e, ErrTag aggregation_tag);
   void check_key(ExprPtr& e);             // associative array or aggregation key
   void check_ident(ExprPtr& e);
   // $N, $$N and the macro variables; `as_text` gives the text of $N as $$N does.

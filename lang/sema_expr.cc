@@ -50,9 +50,13 @@ void Sema::to_string(ExprPtr& e) {
   e = wrap(ExprKind::Cast, std::move(e), types_.string_type());
 }
 
-void Sema::check_value(ExprPtr& e, ErrTag void_tag, ErrTag aggregation_tag) {
+void Sema::check_operand(ExprPtr& e, ErrTag aggregation_tag) {
   if (e->kind == ExprKind::AggRef) refuse_aggregation(*e, aggregation_tag);
   check(e);
+}
+
+void Sema::check_value(ExprPtr& e, ErrTag void_tag, ErrTag aggregation_tag) {
+  check_operand(e, aggregation_tag);
   if (e->type->is_void()) {
     if (e->kind == ExprKind::Call) fail(e->loc, void_tag, e->text + "() does not return a value");
     fail(e->loc, void_tag, "expression has no value");

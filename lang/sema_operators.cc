@@ -114,8 +114,7 @@ void Sema::check_binary(ExprPtr& e) {
   BinaryOp op = e->binary_op;
   std::string text = binary_op_text(op);
   if (op == BinaryOp::Comma) {
-    if (e->operand(0)->kind == ExprKind::AggRef) refuse_aggregation(*e->operand(0), ErrTag::D_OP_DYN);
-    check(e->operands[0]);
+    check_operand(e->operands[0], ErrTag::D_OP_DYN);
     check_value(e->operands[1], ErrTag::D_TYPE_ERR, ErrTag::D_OP_DYN);
     // Actions are statements: one cannot be a step of an expression.
     for (const ExprPtr& operand : e->operands)
@@ -192,10 +191,7 @@ void Sema::check_binary(ExprPtr& e) {
 
 void Sema::check_ternary(ExprPtr& e) {
   check_condition(e->operands[0], "the condition of ?:");
-  for (size_t i : {1, 2}) {
-    if (e->operand(i)->kind == ExprKind::AggRef) refuse_aggregation(*e->operand(i), ErrTag::D_OP_DYN);
-    check(e->operands[i]);
-  }
+  for (size_t i : {1, 2}) check_operand(e->operands[i], ErrTag::D_OP_DYN);
   const Type* a = e->operand(1)->type;
   const Type* b = e->operand(2)->type;
   // As DTrace checks it: the branches' types first, then whether they are actions.

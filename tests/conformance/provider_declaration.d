@@ -8,6 +8,7 @@
 provider app {
 	probe request__start(int id, char *path) : (int id);
 	probe request__done(int);
+	probe request__path(char *path) : (string path);
 	probe idle(void);
 };
 
