@@ -22,8 +22,10 @@ uint64_t unsigned_key(const KeyComponent& c, std::string_view bytes) {
 }
 
 // `key` as bytes that compare (memcmp) as keys are ordered, from component `key_position` on:
-// integers as unsigned at their D size, most significant byte first; strings, stacks and symbols
-// as they are. Sorting many rows compares these instead of decoding both keys at each comparison.
+// integers as unsigned at their D size and symbols (sym(), usym()...: a process id, then an
+// address) word by word as unsigned numbers, both most significant byte first, as DTrace compares
+// them; strings and stacks as they are. Sorting many rows compares these instead of decoding both
+// keys at each comparison.
 std::string sort_bytes(const AggregationSpec& spec, std::string_view key, size_t key_position) {
   const size_t n = spec.keys.size();
   const size_t first = key_position >= n ? 0 : key_position;
@@ -32,12 +34,20 @@ std::string sort_bytes(const AggregationSpec& spec, std::string_view key, size_t
     const size_t k = (first + i) % n;
     const KeyComponent& c = spec.keys[k];
     const std::string_view part = key.substr(key_offset(spec, k), c.byte_size());
-    if (c.kind != KeyComponent::Kind::Integer) {
+    auto append_number = [&](uint64_t value) {
+      for (int shift = 56; shift >= 0; shift -= 8) bytes.push_back(char(value >> shift));
+    };
+    if (c.kind == KeyComponent::Kind::Integer) {
+      append_number(unsigned_key(c, part));
+    } else if (c.kind == KeyComponent::Kind::Symbol) {
+      for (size_t word = 0; word + 8 <= part.size(); word += 8) {
+        uint64_t value;
+        std::memcpy(&value, part.data() + word, sizeof value);
+        append_number(value);
+      }
+    } else {
       bytes.append(part);
-      continue;
     }
-    const uint64_t value = unsigned_key(c, part);
-    for (int shift = 56; shift >= 0; shift -= 8) bytes.push_back(char(value >> shift));
   }
   return bytes;
 }

@@ -164,6 +164,8 @@ bool Sema::lower_conditionals() {
     c.predicate = std::move(segments[i].predicate);
     c.statements = std::move(segments[i].statements);
     c.loc = original.loc;
+    c.description_attributes = original.description_attributes;
+    c.statement_attributes = original.statement_attributes;
     c.continues = i > 0;
     check_speculation_order(c);
   }

@@ -427,7 +427,11 @@ const Type* Sema::resolve_declarator(const Type* base, const Declarator& d,
 }
 
 const Type* Sema::resolve_type_name(const TypeName& name) {
-  return resolve_declarator(resolve_spec(name.spec), name.declarator, nullptr);
+  const Type* type = resolve_declarator(resolve_spec(name.spec), name.declarator, nullptr);
+  const Type* base = type;
+  while (base->target && (base->is_pointer() || base->is_array())) base = base->target;
+  if (base->btf_id) note_attributes(kPrivateUnknown);  // as DTrace rates the kernel's types
+  return type;
 }
 
 const Type* Sema::resolve_type_text(const std::string& text, SourceRange loc) {
@@ -526,9 +530,13 @@ void Sema::declaration(DeclarationSyntax& decl) {
           inlines_[d.name] = InlineDefinition{type, std::move(value), true, {}};
           break;
         }
-        check_value(value);
+        Attributes attributes = kStableCommon;
+        {
+          NotingAttributes noting(noted_, &attributes);
+          check_value(value);
+        }
         convert_for_store(value, storable(type, d.loc), value->loc);
-        inlines_[d.name] = InlineDefinition{type, std::move(value), false, {}};
+        inlines_[d.name] = InlineDefinition{type, std::move(value), false, {}, attributes};
         break;
       }
       case Storage::Extern: {

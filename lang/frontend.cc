@@ -187,10 +187,21 @@ Compilation compile(const std::vector<ScriptSource>& script_sources, const Front
 
     std::unique_ptr<Program> program = check_trees(trees, options, catalog, std::move(types));
     result.matched.assign(script_sources.size(), 0);
+    result.stability.assign(script_sources.size(), {});
+    std::vector<bool> has_clause(script_sources.size());
     std::unordered_map<const Probe*, size_t> clauses_of;
     for (const Clause& clause : program->clauses) {
-      if (clause.loc.begin.file >= library_count)
-        result.matched[clause.loc.begin.file - library_count] += clause.probes.size();
+      if (clause.loc.begin.file >= library_count) {
+        size_t source = clause.loc.begin.file - library_count;
+        result.matched[source] += clause.probes.size();
+        Compilation::SourceStability& stability = result.stability[source];
+        bool first = !has_clause[source];
+        has_clause[source] = true;
+        stability.descriptions = first ? clause.description_attributes : weakest(stability.descriptions, clause.description_attributes);
+        stability.statements = first ? clause.statement_attributes : weakest(stability.statements, clause.statement_attributes);
+        if (!clause.continues)
+          for (const ResolvedDescription& d : clause.descriptions) stability.described.emplace_back(d.text, d.probes[0]);
+      }
       for (const Probe* probe : clause.probes) {
         if (++clauses_of[probe] > kMaxClausesPerProbe)
           fail(clause.loc, ErrTag::D_UNKNOWN, "more than " + std::to_string(kMaxClausesPerProbe) + " clauses for " +

@@ -62,6 +62,15 @@ struct Compilation {
   std::unique_ptr<abi::CompiledProgram> program;  // set when the compile reached Object
   std::vector<const Probe*> probes;  // the probes the clauses enable, in id order
   std::vector<uint64_t> matched;     // per source: how many probes its clauses enable
+  // -v, per source: the weakest stability of its clauses' probe descriptions and of what their
+  // statements use (Stable when it has no clause), and each description as written with the first
+  // probe it matched.
+  struct SourceStability {
+    Attributes descriptions = kStableCommon;
+    Attributes statements = kStableCommon;
+    std::vector<std::pair<std::string, const Probe*>> described;
+  };
+  std::vector<SourceStability> stability;
   std::string dump;                  // the requested stage's rendering
   std::string error;                 // full message for stderr (may be several lines)
   std::string cpp_messages;          // -C: what cpp said besides the text (warnings, -H)

@@ -29,7 +29,17 @@ struct Description {
   }
 };
 
-// "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
+Description split_description(const DescriptionFields& f) {
+  return {FieldPattern(f.provider), FieldPattern(f.module), FieldPattern(f.function), FieldPattern(f.name)};
+}
+
+std::vector<const Provider*>& providers() {
+  static std::vector<const Provider*> registered;
+  return registered;
+}
+
+}  // namespace
+
 DescriptionFields split_fields(const std::string& text) {
   std::vector<std::string> fields;
   size_t start = 0;
@@ -43,19 +53,18 @@ DescriptionFields split_fields(const std::string& text) {
   return {fields[0], fields[1], fields[2], fields[3]};
 }
 
-Description split_description(const DescriptionFields& f) {
-  return {FieldPattern(f.provider), FieldPattern(f.module), FieldPattern(f.function), FieldPattern(f.name)};
-}
-
-std::vector<const Provider*>& providers() {
-  static std::vector<const Provider*> registered;
-  return registered;
-}
-
-}  // namespace
-
 bool is_glob(const std::string& pattern) { return pattern.find_first_of("*?[") != std::string::npos; }
 bool field_matches(const std::string& pattern, const std::string& value) { return FieldPattern(pattern).matches(value); }
+
+Attributes description_attributes(const DescriptionFields& description, const ProviderStability& stability) {
+  auto given = [](const std::string& field) { return !field.empty() && !is_glob(field); };
+  const ProviderStability& fields = given(description.provider) ? stability : kAnyProviderStability;
+  Attributes attributes = fields.provider;
+  if (given(description.module)) attributes = weakest(attributes, fields.module);
+  if (given(description.function)) attributes = weakest(attributes, fields.function);
+  if (given(description.name)) attributes = weakest(attributes, fields.name);
+  return attributes;
+}
 
 std::string Probe::full_name() const { return provider + ":" + module + ":" + function + ":" + name; }
 

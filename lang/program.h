@@ -23,6 +23,10 @@ struct Clause {
   ExprPtr predicate;                 // null when none
   std::vector<StmtPtr> statements;
   SourceRange loc;
+  // -v: the weakest stability of its probe descriptions, and of the names its predicate and
+  // actions use (DTrace's "statement attributes").
+  Attributes description_attributes = kStableCommon;
+  Attributes statement_attributes = kStableCommon;
   // A later part of a clause split at its if statements (conditionals.cc): it belongs to the
   // clause before it, so an exit() there does not stop it.
   bool continues = false;

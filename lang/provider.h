@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lang/process_images.h"
+#include "lang/stability.h"
 
 namespace dsched::codegen {
 class Hook;
@@ -53,20 +54,14 @@ struct DescriptionFields {
   std::string provider, module, function, name;
 };
 bool field_matches(const std::string& pattern, const std::string& value);
+// "a:b:c:d"; fewer fields name the rightmost ones ("BEGIN" is a name, "f:n" function and name).
+DescriptionFields split_fields(const std::string& text);
 bool is_glob(const std::string& pattern);
 
-// DTrace's stability attributes (-lv): how stable the names are, how stable what they mean is,
-// and the class of system they depend on.
-struct Stability {
-  const char* names;
-  const char* data;
-  const char* dependency_class;
-};
-
-struct ProviderStability {
-  Stability description;  // the weakest of provider, module, function and name
-  Stability arguments;
-};
+// The attributes of a probe description as DTrace computes them: the provider's own for the
+// provider field (DTrace's Unstable ones when that field is empty or a pattern), then the weakest
+// with each other field that is given and is no pattern.
+Attributes description_attributes(const DescriptionFields& description, const ProviderStability& stability);
 
 class Provider {
  public:
@@ -78,7 +73,7 @@ class Provider {
   virtual std::optional<Probe> probe_named(std::string_view name) const { return std::nullopt; }
   // As DTrace's statically defined (SDT) providers declare theirs; others override.
   virtual ProviderStability stability() const {
-    return {{"Private", "Private", "Unknown"}, {"Evolving", "Evolving", "ISA"}};
+    return {kEvolvingIsa, kPrivateUnknown, kPrivateUnknown, kEvolvingIsa, kEvolvingIsa};
   }
   // The hook that fires `probe` (one of this provider's, and supported).
   virtual const codegen::Hook& hook(const Probe& probe) const = 0;

@@ -152,6 +152,11 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
     for (const Probe* probe : resolved.probes)
       if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())
         clause.probes.push_back(probe);
+    Attributes attributes = resolved.probes[0]->owner
+                                ? description_attributes(split_fields(resolved.text), resolved.probes[0]->owner->stability())
+                                : kStableCommon;
+    clause.description_attributes =
+        clause.descriptions.empty() ? attributes : weakest(clause.description_attributes, attributes);
     clause.descriptions.push_back(std::move(resolved));
   }
   std::sort(clause.probes.begin(), clause.probes.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
@@ -163,6 +168,20 @@ void Sema::clause(ClauseSyntax& syntax) {
   clause.loc = syntax.loc;
   clause_ = &clause;
   resolve_descriptions(syntax, clause);
+  std::optional<ProviderStability> providers;
+  for (const Probe* probe : clause.probes) {
+    if (!probe->owner) continue;
+    ProviderStability s = probe->owner->stability();
+    if (providers)
+      for (Attributes ProviderStability::*field : {&ProviderStability::provider, &ProviderStability::module,
+                                                   &ProviderStability::function, &ProviderStability::name,
+                                                   &ProviderStability::arguments})
+        s.*field = weakest(s.*field, *providers.*field);
+    providers = s;
+  }
+  clause_providers_ = providers.value_or(kAnyProviderStability);
+  std::optional<NotingAttributes> noting;
+  noting.emplace(noted_, &clause.statement_attributes);
   // As in DTrace, a predicate may read a variable its own actions are the first to assign
   // (`/x == 0/ { x = 1; }`), and the actions one the predicate is the first to assign
   // (`/n++ > 5/ { trace(n); }`): when the predicate names an unknown variable, the actions are
@@ -186,6 +205,7 @@ void Sema::clause(ClauseSyntax& syntax) {
   else
     predicate = std::move(syntax.predicate);
   clause.predicate = std::move(predicate);
+  noting.reset();
   clause_ = nullptr;
   if (!lower_conditionals()) check_speculation_order(clause);
 }

@@ -34,6 +34,20 @@ struct InlineDefinition {
   // inline T name[int a, string b] = value: the named parameters. The value stays unchecked; each
   // use name[x, y] checks a copy with the arguments in the parameters' places.
   std::vector<TypeNamePtr> parameters;
+  Attributes attributes = kStableCommon;  // the weakest of the names its value uses (-v)
+};
+
+// While alive, the stability of every name checked is noted in `sink` (null: nowhere).
+class NotingAttributes {
+ public:
+  NotingAttributes(Attributes*& noted, Attributes* sink) : noted_(noted), saved_(noted) { noted = sink; }
+  ~NotingAttributes() { noted_ = saved_; }
+  NotingAttributes(const NotingAttributes&) = delete;
+  NotingAttributes& operator=(const NotingAttributes&) = delete;
+
+ private:
+  Attributes*& noted_;
+  Attributes* saved_;
 };
 
 // DTrace's tag for operands arithmetic operator `op` (or its compound assignment) cannot take.
@@ -220,6 +234,13 @@ class Sema : public Checker {
   // check cannot depend on (a probe argument, a built-in variable): later uses copy them.
   std::map<std::tuple<const Translator*, std::string, const Type*>, ExprPtr> translated_;
   Clause* clause_ = nullptr;  // the clause being checked
+  // -v: where the stability of the names being checked goes (a clause's statement attributes, an
+  // inline's), and the weakest of the clause's providers' attributes, field by field.
+  Attributes* noted_ = nullptr;
+  ProviderStability clause_providers_ = kAnyProviderStability;
+  void note_attributes(Attributes attributes) {
+    if (noted_) *noted_ = weakest(*noted_, attributes);
+  }
   std::string assigned_new_variable_;  // while checking the value of `x = value` that creates x
   std::vector<std::pair<std::string, const Expr*>> bindings_;  // translator inputs in scope
 };

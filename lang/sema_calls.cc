@@ -126,6 +126,7 @@ void Sema::check_call(ExprPtr& e) {
   if (function->destructive() && !program_.options.destructive() && !options_.compile_only)
     fail(e->loc, ErrTag::None, name + "() is a destructive action: run with -w or #pragma D option destructive");
   e->function = function;
+  note_attributes(function->attributes());
   function->check(*this, e);
 }
 

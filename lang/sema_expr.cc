@@ -299,6 +299,7 @@ void Sema::check_ident(ExprPtr& e) {
     if (it->second.translated) fail(e->loc, ErrTag::D_XLATE_SOU, name + " is translated: use it as " + name + "->member");
     if (!it->second.parameters.empty()) fail(e->loc, ErrTag::D_IDENT_BADREF, name + " takes arguments: " + name + "[...]");
     SourceRange loc = e->loc;
+    note_attributes(it->second.attributes);
     e = clone(*it->second.value);
     e->loc = loc;
     return;
@@ -316,6 +317,7 @@ void Sema::check_ident(ExprPtr& e) {
     e->variable = builtin;
     e->type = resolve_type_text(builtin->type(), e->loc);
     builtin->check(*this, *e);
+    note_attributes(builtin->attributes(clause_providers_));
     return;
   }
   if (Variable* v = find_variable(VarScope::Global, name)) {
@@ -359,6 +361,7 @@ ExprPtr Sema::kernel_object(uint64_t address, const Type* type, SourceRange loc)
 // function is an object of function type, whose address & takes. Other symbols carry no type
 // here (this kernel's BTF describes no global variables), so reading one needs an extern.
 void Sema::kernel_symbol_reference(ExprPtr& e) {
+  note_attributes(kPrivateUnknown);  // as DTrace rates every kernel symbol
   std::string name = e->text.substr(1);
   SourceRange loc = e->loc;
   if (use_extern(e, name)) return;

@@ -53,6 +53,7 @@ const ProbeArg& Sema::arg_spec(int64_t index, SourceRange loc) {
                     probe->provider + ":::" + probe->name + " (it has " + count + ")");
     }
     const ProbeArg& spec = probe->args[size_t(index)];
+    note_attributes(clause_providers_.arguments);
     if (!first) {
       first = &spec;
       first_probe = probe;
@@ -78,7 +79,9 @@ void Sema::probe_arg(ExprPtr& e, int64_t index) {
 }
 
 const Type* Sema::translator_input(Translator& t) {
-  if (!t.input) t.input = resolve_type_name(*t.input_syntax);
+  if (t.input) return t.input;
+  NotingAttributes library(noted_, nullptr);  // a declaration's type, not the script's use of it
+  t.input = resolve_type_name(*t.input_syntax);
   return t.input;
 }
 
@@ -134,6 +137,7 @@ std::optional<Sema::PendingTranslation> Sema::translation_of(Expr& written, bool
     }
     const BuiltinVariable* variable = find_builtin_variable(base->text);
     if (!variable || !variable->translation()) return std::nullopt;
+    note_attributes(variable->attributes(clause_providers_));
     BuiltinVariable::Translation translation = *variable->translation();
     const BuiltinVariable* input_variable = find_builtin_variable(translation.input);
     ExprPtr input = builtin_node(input_variable, resolve_type_text(input_variable->type(), base->loc), base->loc);
@@ -177,6 +181,8 @@ ExprPtr Sema::translated_value(const Translator& t, const std::string& name, con
     fail(use, ErrTag::D_XLATE_NOCONV, "the translator to " + type_name(t.output) + " does not define member " + name);
   ExprPtr value = clone(*it->second->value);
   bindings_.emplace_back(t.input_name, &input);
+  // A member's value is the library's business: the script's stability is the translated type's.
+  NotingAttributes library(noted_, nullptr);
   try {
     check_value(value);
   } catch (const CompileError& error) {

@@ -45,7 +45,7 @@ class DtraceProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "dtrace"; }
   lang::ProviderStability stability() const override {
-    return {{"Stable", "Stable", "Common"}, {"Stable", "Stable", "Common"}};
+    return {lang::kStableCommon, lang::kPrivateUnknown, lang::kPrivateUnknown, lang::kStableCommon, lang::kStableCommon};
   }
   std::vector<lang::Probe> probes() const override {
     std::vector<lang::Probe> list;

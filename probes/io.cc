@@ -59,10 +59,6 @@ class IoWaitHook : public codegen::Hook {
 class IoProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "io"; }
-  lang::ProviderStability stability() const override {
-    return {{"Evolving", "Evolving", "ISA"}, {"Evolving", "Evolving", "ISA"}};
-  }
-
   std::vector<lang::Probe> probes() const override {
     constexpr const char* kRequest = "struct request *";
     std::vector<lang::ProbeArg> request_args{

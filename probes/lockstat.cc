@@ -132,10 +132,6 @@ class ContentionHook : public codegen::Hook {
 class LockstatProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "lockstat"; }
-  lang::ProviderStability stability() const override {
-    return {{"Evolving", "Evolving", "Common"}, {"Evolving", "Evolving", "Common"}};
-  }
-
   std::vector<lang::Probe> probes() const override {
     constexpr const char* kMutexType = "struct mutex *";
     constexpr const char* kLock = "void *";

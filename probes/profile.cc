@@ -53,7 +53,9 @@ class ProfileProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "profile"; }
   lang::ProviderStability stability() const override {
-    return {{"Unstable", "Unstable", "Common"}, {"Evolving", "Evolving", "Common"}};
+    constexpr lang::Attributes kUnstableUnknown{lang::StabilityLevel::Unstable, lang::StabilityLevel::Unstable,
+                                                lang::DependencyClass::Unknown};
+    return {lang::kEvolvingCommon, kUnstableUnknown, lang::kPrivateUnknown, lang::kEvolvingCommon, lang::kEvolvingCommon};
   }
   std::vector<lang::Probe> probes() const override {
     std::vector<lang::Probe> list;

@@ -37,7 +37,7 @@ std::optional<CliError> set_option(Invocation& inv, const std::string& name, std
   abi::OptionValue parsed;
   std::string error;
   // The reason names the option and what is wrong with it: no usage text follows, as in DTrace.
-  if (!abi::parse_option(name, value, &parsed, &error)) return CliError{error, false};
+  if (!abi::parse_option(name, value, &parsed, &error)) return CliError{error, false, 1};
   inv.options.set(name, parsed);
   return std::nullopt;
 }

@@ -42,6 +42,8 @@ struct Invocation {
 struct CliError {
   std::string message;       // without the "dsched: " prefix
   bool show_usage = true;    // false for flags refused as meaningless here: the reason says it all
+  // 2 for usage errors; 1 for an option that cannot be set, as dtrace(1) fails on -x, -b and -X.
+  int exit_status = 2;
 };
 
 // Parses argv (argv[0] excluded). Returns the invocation or a usage error.

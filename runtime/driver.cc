@@ -51,7 +51,7 @@ constexpr int kUsageError = 2;
 int usage_error(const CliError& error) {
   std::cerr << "dsched: " << error.message << "\n";
   if (error.show_usage) std::cerr << usage_text();
-  return kUsageError;
+  return error.exit_status;
 }
 
 // A script: a regular file, or a pipe (-s /dev/stdin, -s <(...)). It is opened without waiting,
@@ -261,14 +261,18 @@ int list_probes(const Invocation& inv) {
   return 0;
 }
 
-// One "matched N probes" line per -s/-n/-P, counting each clause's probes as DTrace does.
-std::vector<Matched> matched_lines(const std::vector<lang::ScriptSource>& sources, const lang::Compilation& compiled) {
+// One "matched N probes" line per -s/-n/-P, counting each clause's probes as DTrace does; with -v,
+// its stability report.
+std::vector<Matched> matched_lines(const std::vector<lang::ScriptSource>& sources, const lang::Compilation& compiled,
+                                   bool verbose) {
   std::vector<Matched> lines;
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::string& text = sources[i].display_name;
     bool is_script = !sources[i].from_command_line;
     // DTrace names a description by its probe part: the text before the predicate or the body.
-    lines.push_back({is_script ? text : text.substr(0, text.find_first_of("/{")), is_script, compiled.matched[i]});
+    Matched& line = lines.emplace_back(Matched{is_script ? text : text.substr(0, text.find_first_of("/{")), is_script,
+                                               compiled.matched[i]});
+    if (verbose) line.stability_report = stability_report(is_script, line.what, compiled.stability[i], false);
   }
   return lines;
 }
@@ -332,11 +336,18 @@ int compile_and_run(const Invocation& inv, const timeline::TimelineOptions* time
     std::cerr << compiled.error << "\n";
     return kCompileError;
   }
-  if (inv.mode == Invocation::Mode::CompileOnly) return 0;
+  if (inv.mode == Invocation::Mode::CompileOnly) {
+    if (inv.verbose) {
+      std::vector<Matched> lines = matched_lines(sources, compiled, false);
+      for (size_t i = 0; i < lines.size(); ++i)
+        std::cout << stability_report(lines[i].is_script, lines[i].what, compiled.stability[i], true);
+    }
+    return 0;
+  }
 
   SessionConfig config;
   config.early_maps = &early_maps;
-  config.matched = matched_lines(sources, compiled);
+  config.matched = matched_lines(sources, compiled, inv.verbose);
   config.target = target.get();
   config.verbose = inv.verbose;
   FILE* out = stdout;

@@ -3,26 +3,29 @@
 namespace dsched {
 namespace {
 
-void print_stability(FILE* out, const char* title, const lang::Stability& s) {
-  std::fprintf(out, "\t%s\n\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n\t\tDependency Class: %s\n\n", title,
-               s.names, s.data, s.dependency_class);
+std::string attribute_block(const char* title, const lang::Attributes& attributes) {
+  return std::string("\t") + title + "\n\t\tIdentifier Names: " + lang::level_name(attributes.names) +
+         "\n\t\tData Semantics:   " + lang::level_name(attributes.data) +
+         "\n\t\tDependency Class: " + lang::class_name(attributes.dependency_class) + "\n";
 }
 
-void print_details(FILE* out, const lang::Probe& probe) {
-  std::fputs("\n", out);
+// -v's blocks for one probe: the attributes of `description`, then the probe's provider's for its
+// arguments, then the argument types.
+std::string probe_details(const lang::Probe& probe, const lang::DescriptionFields& description) {
+  std::string text = "\n";
   if (probe.owner) {
     lang::ProviderStability stability = probe.owner->stability();
-    print_stability(out, "Probe Description Attributes", stability.description);
-    print_stability(out, "Argument Attributes", stability.arguments);
+    text += attribute_block("Probe Description Attributes", lang::description_attributes(description, stability)) + "\n";
+    text += attribute_block("Argument Attributes", stability.arguments) + "\n";
   }
-  std::fputs("\tArgument Types\n", out);
-  if (probe.args.empty()) std::fputs("\t\tNone\n", out);
+  text += "\tArgument Types\n";
+  if (probe.args.empty()) text += "\t\tNone\n";
   for (size_t i = 0; i < probe.args.size(); ++i) {
     const lang::ProbeArg& arg = probe.args[i];
-    std::fprintf(out, "\t\targs[%zu]: %s\n", i, (arg.translated.empty() ? arg.native : arg.translated).c_str());
+    text += "\t\targs[" + std::to_string(i) + "]: " + (arg.translated.empty() ? arg.native : arg.translated) + "\n";
   }
-  if (!probe.unsupported.empty()) std::fprintf(out, "\n\tNot available here: %s\n", probe.unsupported.c_str());
-  std::fputs("\n", out);
+  if (!probe.unsupported.empty()) text += "\n\tNot available here: " + probe.unsupported + "\n";
+  return text + "\n";
 }
 
 }  // namespace
@@ -32,8 +35,22 @@ void print_probe_list(FILE* out, const std::vector<const lang::Probe*>& probes, 
   for (const lang::Probe* p : probes) {
     std::fprintf(out, "%5u %10s %17s %33s %s\n", p->id, p->provider.c_str(), p->module.c_str(), p->function.c_str(),
                  p->name.c_str());
-    if (verbose) print_details(out, *p);
+    if (verbose) std::fputs(probe_details(*p, {p->provider, p->module, p->function, p->name}).c_str(), out);
   }
+}
+
+std::string stability_report(bool is_script, std::string_view name, const lang::Compilation::SourceStability& stability,
+                             bool each_description) {
+  std::string text = std::string("\nStability attributes for ") + (is_script ? "script " : "description ") +
+                     std::string(name) + ":\n\n" + attribute_block("Minimum Probe Description Attributes", stability.descriptions) +
+                     "\n" + attribute_block("Minimum Statement Attributes", stability.statements);
+  if (!each_description) return text + "\n";
+  for (const auto& [written, probe] : stability.described) {
+    lang::DescriptionFields fields = lang::split_fields(written);
+    text += "\n" + fields.provider + ":" + fields.module + ":" + fields.function + ":" + fields.name + "\n";
+    text += probe_details(*probe, fields);
+  }
+  return text;
 }
 
 }  // namespace dsched

@@ -35,7 +35,8 @@ std::atomic<int> interrupts{0};
 
 void on_signal(int) { interrupts.fetch_add(1); }
 
-// SIGINT and SIGTERM end the run as DTrace's Ctrl-C does (END, then the aggregations).
+// SIGINT and SIGTERM end the run as DTrace's Ctrl-C does (END, then the aggregations); so does
+// SIGPIPE, the reader of the output having gone (| head), so that a -c command is still ended.
 class SignalScope {
  public:
   SignalScope() {
@@ -46,14 +47,16 @@ class SignalScope {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
+    sigaction(SIGPIPE, &action, &old_pipe_);
   }
   ~SignalScope() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGPIPE, &old_pipe_, nullptr);
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {}, old_term_ {}, old_pipe_ {};
 };
 
 // The ring buffer's callback: records go to the consumer (ERROR ran in the faulting program), a
@@ -301,7 +304,10 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
       output.error(failure);
       return 1;
     }
-  for (const Matched& m : config.matched) output.matched(m.what, m.is_script, m.probes);
+  for (const Matched& m : config.matched) {
+    output.matched(m.what, m.is_script, m.probes);
+    if (!m.stability_report.empty()) output.report("stability", m.stability_report);
+  }
   if (options.flag("destructive") && !options.quiet()) output.warning("allowing destructive actions");  // as dtrace(1)
   if (kept) kept->begin(this_cpu());
   for (const std::string& begin : program.programs_at(abi::AttachPoint::Phase::Begin))

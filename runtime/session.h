@@ -21,6 +21,7 @@ struct Matched {
   std::string what;
   bool is_script = false;
   uint64_t probes = 0;
+  std::string stability_report;  // -v: printed after the line
 };
 
 struct SessionConfig {

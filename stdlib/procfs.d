@@ -66,7 +66,9 @@ typedef struct lwpsinfo {
 /*
  * Task state bits (include/linux/sched.h): TASK_INTERRUPTIBLE 0x1, TASK_UNINTERRUPTIBLE 0x2,
  * __TASK_STOPPED 0x4, __TASK_TRACED 0x8, TASK_NEW 0x800; exit_state EXIT_DEAD 0x10,
- * EXIT_ZOMBIE 0x20. A runnable task that is on a CPU is SONPROC.
+ * EXIT_ZOMBIE 0x20. A runnable task is SONPROC while it is its run queue's current task (every
+ * task's se.cfs_rq leads to its run queue): from the moment the scheduler picks it, so that it is
+ * SONPROC at on-cpu, and a thread preempted is SRUN at off-cpu, as in DTrace.
  *
  * pr_clname names the kernel's scheduling class the thread runs in, decided as the kernel decides
  * it, by its effective priority: below 0 the deadline class ("DL", SCHED_DEADLINE), below 100
@@ -86,12 +88,12 @@ translator lwpsinfo_t < struct task_struct *T > {
              (T->__state & 0x3) ? SSLEEP :
              (T->__state & 0xc) ? SSTOP :
              (T->__state & 0x800) ? SIDL :
-             T->on_cpu ? SONPROC : SRUN;
+             T->se.cfs_rq->rq->curr == T ? SONPROC : SRUN;
   pr_sname = (T->exit_state & 0x30) ? 'Z' :
              (T->__state & 0x3) ? 'S' :
              (T->__state & 0xc) ? 'T' :
              (T->__state & 0x800) ? 'I' :
-             T->on_cpu ? 'O' : 'R';
+             T->se.cfs_rq->rq->curr == T ? 'O' : 'R';
   pr_nice = T->static_prio - 120;
   pr_pri = T->prio;
   pr_clname = T->prio < 0 ? "DL" : T->prio < 100 ? "RT" : T->policy == 7 ? "EXT" : "TS";

@@ -14,6 +14,7 @@
 #include "abi/aggregation.h"
 #include "lang/ast.h"
 #include "lang/error_tags.h"
+#include "lang/stability.h"
 
 namespace dsched::codegen {
 struct Lowering;
@@ -55,6 +56,8 @@ class Function {
   virtual Speculation speculation() const { return Speculation::Data; }
   // Whether a clause calling it needs a record (actions whose values user space receives).
   virtual bool records() const { return speculation() != Speculation::None; }
+  // DTrace's stability attributes of the name (-v).
+  virtual Attributes attributes() const { return kStableCommon; }
   // Checks the arguments (already in `call->operands`, unchecked) and sets call->type (void for
   // actions). May replace `call` by an equivalent expression.
   virtual void check(Checker& checker, ExprPtr& call) const = 0;
@@ -108,6 +111,8 @@ class BuiltinVariable {
   // How many distinct values it can take on this machine, when the machine bounds them (cpu: the
   // possible CPUs), else 0. An aggregation keyed by it alone never needs more entries.
   virtual uint64_t distinct_values() const { return 0; }
+  // DTrace's stability attributes of the name (-v), in a clause of a provider with `provider`'s.
+  virtual Attributes attributes(const ProviderStability& provider) const { return kStableCommon; }
   virtual codegen::Value lower(codegen::Lowering& lowering, const Expr& use) const = 0;
 };
 

@@ -83,8 +83,8 @@ codegen::Value no_value(const Expr& call) { return {nullptr, call.type}; }
 void require_running_thread(codegen::Lowering& l, SourceRange where, std::string_view what) {
   if (l.firing.context_is_current()) return;
   fail(where, ErrTag::D_UNKNOWN, std::string(what) + " is not available in " + l.firing.probe().full_name() +
-                  ": its thread is not the one running, and only the running thread's user stack can be read; "
-                  "record it where that thread runs (sched:::off-cpu for where it blocked)");
+                  ": its thread is not the one running, and only the running thread's user memory, registers "
+                  "and stack can be read; read them where that thread runs (sched:::off-cpu for where it blocked)");
 }
 
 }  // namespace dsched::lang

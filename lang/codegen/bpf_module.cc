@@ -61,6 +61,11 @@ class CollectErrors : public llvm::DiagnosticHandler {
     llvm::raw_string_ostream out(message);
     llvm::DiagnosticPrinterRawOStream printer(out);
     info.print(printer);
+    // Its advice (an LLVM option) is no use to a script's author: say what is too large instead.
+    if (message.find("stack limit is exceeded") != std::string::npos)
+      message = "a program needs more than BPF's 512 bytes of stack: the clauses of one probe (or of system calls' "
+                "entries or returns) share a program, and these hold too many temporaries (strtok(), string "
+                "functions) at once; split the work over probes or fewer temporaries";
     // The back end repeats a message for each instruction it concerns: each is said once.
     if (errors_.find(message) != std::string::npos) return true;
     if (!errors_.empty()) errors_ += "; ";

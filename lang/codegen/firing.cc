@@ -35,6 +35,7 @@ void Firing::start_function(llvm::Function* function, const std::function<llvm::
   fault_args_ = nullptr;
   scratch_used_ = first_scratch;
   scratch_base_ = nullptr;
+  depth_word_ = depth_ = nullptr;
   globals_base_ = nullptr;
   event_timestamp_ = nullptr;
   llvm::BasicBlock* fail = ir.new_block("no.maps");
@@ -45,6 +46,7 @@ void Firing::start_function(llvm::Function* function, const std::function<llvm::
     ir.b().SetInsertPoint(checks);
   }
   entry_check_ = ir.b().CreateCondBr(ir.b().getTrue(), start, fail);
+  start_ = start;
   ir.b().SetInsertPoint(fail);
   ir.b().CreateRet(ir.const64(0));
   ir.b().SetInsertPoint(start);
@@ -156,12 +158,12 @@ llvm::Value* Firing::scratch(uint64_t size, uint64_t* offset_out) {
   return l_.ir.offset_ptr(scratch_base(), offset);
 }
 
-llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store) {
+llvm::Value* Firing::entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store, llvm::Value* key_value) {
   Ir& ir = l_.ir;
   llvm::IRBuilderBase::InsertPointGuard guard(ir.b());
   ir.b().SetInsertPoint(entry_check_);
   llvm::Value* key = ir.entry_alloca(ir.b().getInt32Ty());  // the checks may come after a filter
-  llvm::StoreInst* store = ir.b().CreateStore(ir.b().getInt32(0), key);
+  llvm::StoreInst* store = ir.b().CreateStore(key_value ? key_value : ir.b().getInt32(0), key);
   if (key_store) *key_store = store;
   llvm::Value* value = ir.helper(BPF_FUNC_map_lookup_elem, {map, key});
   entry_check_->setCondition(ir.b().CreateAnd(entry_check_->getCondition(), ir.b().CreateICmpNE(value, ir.const64(0))));
@@ -176,8 +178,39 @@ llvm::Value* Firing::per_cpu_value(llvm::GlobalVariable* map) {
 }
 
 llvm::Value* Firing::scratch_base() {
-  if (!scratch_base_) scratch_base_ = per_cpu_value(l_.maps.scratch());
+  if (scratch_base_) return scratch_base_;
+  Ir& ir = l_.ir;
+  auto& b = ir.b();
+  llvm::Value* depth_word = per_cpu_value(
+      l_.maps.hook_map({"scratch_depth", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, 8, 0, false}));
+  llvm::Value* depth = nullptr;
+  llvm::Value* level = nullptr;
+  {
+    llvm::IRBuilderBase::InsertPointGuard guard(b);
+    b.SetInsertPoint(entry_check_);
+    // Volatile: runs that interrupt this one read and restore the word between these accesses.
+    depth = b.CreateLoad(ir.i64(), depth_word, /*isVolatile=*/true);
+    // The fault handler runs within the program that faulted, at its level.
+    const bool fault_handler = fault_args_ != nullptr;
+    level = fault_handler ? b.CreateSub(depth, ir.const64(1)) : depth;
+    entry_check_->setCondition(
+        b.CreateAnd(entry_check_->getCondition(), b.CreateICmpULT(level, ir.const64(Maps::kScratchLevels))));
+    level = b.CreateTrunc(level, b.getInt32Ty());
+    if (!fault_handler) {
+      b.SetInsertPoint(start_, start_->getFirstInsertionPt());
+      b.CreateStore(b.CreateAdd(depth, ir.const64(1)), depth_word, /*isVolatile=*/true);
+      depth_word_ = depth_word;
+      depth_ = depth;
+    }
+  }
+  llvm::StoreInst* key_store = nullptr;
+  scratch_base_ = entry_map_value(l_.maps.scratch(), &key_store, level);
+  l_.maps.note_per_cpu_key(l_.maps.scratch(), key_store);
   return scratch_base_;
+}
+
+void Firing::end_program() {
+  if (depth_word_) l_.ir.b().CreateStore(depth_, depth_word_, /*isVolatile=*/true);
 }
 
 llvm::Value* Firing::globals_base() {

@@ -36,6 +36,8 @@ class Firing {
   // The fault handler (the ERROR clauses), a function of the context and the fault's arguments
   // (six 64-bit words) that programs call where a fault stops a clause.
   void begin_fault_handler(llvm::Function* function);
+  // Where a program returns: gives back the scratch level it took.
+  void end_program();
   // A firing of `probe` through `hook`; `entry` is where values shared by its clauses are computed.
   // A firing shared by `alike` probes (Hook::fires_alike) is that of alike[index], `index` an i64
   // below alike.size(); `probe` is then alike's first.
@@ -49,7 +51,10 @@ class Firing {
   // of one tracepoint hit fire at one instant, and a clock read costs as much as a map update).
   llvm::Value* clause_timestamp();
 
-  // `size` bytes of per-CPU scratch, at an offset fixed at compile time.
+  // `size` bytes of per-CPU scratch, at an offset fixed at compile time. A program may interrupt
+  // another on the same CPU (a perf event's during a system call's, a wakeup's in an interrupt):
+  // each run takes the scratch of its nesting depth on the CPU, so that none overwrites the
+  // temporaries of a run it interrupted; a run nested deeper than kScratchLevels does not run.
   llvm::Value* scratch(uint64_t size, uint64_t* offset_out = nullptr);
   llvm::Value* scratch_base();
   llvm::Value* globals_base();
@@ -87,6 +92,7 @@ class Firing {
   // The task `curthread`, `pid`, `self->` refer to: i64 task address.
   llvm::Value* context_task();
   bool context_is_current() const { return hook_->context_is_current(*probe_); }
+  bool context_is_running() const { return hook_->context_is_running(*probe_); }
   // The context task's thread id (i64), computed once per firing.
   llvm::Value* context_tid();
   // The context task's thread-local storage, or null (i64). Reads share one lookup per firing
@@ -111,7 +117,10 @@ class Firing {
 
  private:
   void start_function(llvm::Function* function, const std::function<llvm::Value*()>& filter, uint64_t first_scratch);
-  llvm::Value* entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store = nullptr);
+  // Looks up `map`'s element `key` (i32; null: 0) in the entry's checks: the program does not run
+  // without it.
+  llvm::Value* entry_map_value(llvm::GlobalVariable* map, llvm::StoreInst** key_store = nullptr,
+                               llvm::Value* key = nullptr);
   // The address ranges of the kernel functions between this program's tracepoint and
   // bpf_trace_run<N>(): __traceiter_<name>() and __bpf_trace_<name>(), those kallsyms lists.
   using AddressRanges = std::vector<std::pair<uint64_t, uint64_t>>;
@@ -124,7 +133,12 @@ class Firing {
   llvm::Value* context_ = nullptr;
   llvm::Value* fault_args_ = nullptr;
   llvm::BranchInst* entry_check_ = nullptr;  // the entry's "every map value found" branch
+  llvm::BasicBlock* start_ = nullptr;        // where the program goes once the checks pass
   llvm::Value* scratch_base_ = nullptr;
+  // A program using scratch: the CPU's nesting depth word, and the depth it found, put back at its
+  // end.
+  llvm::Value* depth_word_ = nullptr;
+  llvm::Value* depth_ = nullptr;
   llvm::Value* globals_base_ = nullptr;
   uint64_t scratch_used_ = 0, scratch_max_ = 0, program_scratch_ = 0, this_base_ = 0, scratch_asked_end_ = 0;
   llvm::Value* event_timestamp_ = nullptr;  // stack slot: 0 until a clause reads the clock

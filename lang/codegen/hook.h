@@ -62,6 +62,9 @@ class Hook {
   virtual int attach_order(const lang::Probe& probe) const { return 0; }
   // False when the probe's context task is not the task running the program (on-cpu: next).
   virtual bool context_is_current(const lang::Probe& probe) const { return true; }
+  // Whether the context task is on this CPU from the probe on (off-cpu: it leaves; on-cpu: it
+  // arrives).
+  virtual bool context_is_running(const lang::Probe& probe) const { return context_is_current(probe); }
   // Whether the program's context is the user registers of the thread it fires in (uprobes).
   virtual bool context_is_user_registers() const { return false; }
   // The context task as an i64 address.

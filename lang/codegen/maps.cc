@@ -243,11 +243,21 @@ void Maps::count_drop(abi::DropCounter counter) {
 }
 
 void Maps::finish(uint64_t scratch_bytes) {
-  MapSpec spec =
-      per_cpu_array({"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 1, 4, static_cast<uint32_t>(scratch_bytes), 0, false});
+  MapSpec spec = per_cpu_array(
+      {"scratch", BPF_MAP_TYPE_PERCPU_ARRAY, kScratchLevels, 4, static_cast<uint32_t>(scratch_bytes), 0, false});
+  if (spec.type != BPF_MAP_TYPE_PERCPU_ARRAY) {
+    // Too large for per-CPU storage: each CPU's levels follow one another, level keys become
+    // cpu * kScratchLevels + level.
+    spec.max_entries *= kScratchLevels;
+    for (llvm::StoreInst* key_store : scratch_keys_) {
+      llvm::IRBuilderBase::InsertPointGuard guard(l_.ir.b());
+      l_.ir.b().SetInsertPoint(key_store);
+      llvm::Value* cpu = l_.ir.b().CreateTrunc(l_.ir.helper(BPF_FUNC_get_smp_processor_id, {}), l_.ir.b().getInt32Ty());
+      llvm::Value* level = key_store->getValueOperand();
+      key_store->setOperand(0, l_.ir.b().CreateAdd(l_.ir.b().CreateMul(cpu, l_.ir.b().getInt32(kScratchLevels)), level));
+    }
+  }
   auto* scratch = l_.ir.module().define_map(spec);
-  if (spec.type != BPF_MAP_TYPE_PERCPU_ARRAY)
-    for (llvm::StoreInst* key_store : scratch_keys_) key_by_cpu(key_store);
   scratch_->replaceAllUsesWith(scratch);
   scratch_->eraseFromParent();
   scratch_ = scratch;

@@ -59,6 +59,9 @@ class Maps {
   // The hash map of an associative array; a thread-local one's keys start with the thread's id.
   llvm::GlobalVariable* associative_array(const lang::Variable& var) const { return assoc_.at({var.scope, var.id}); }
   static constexpr uint64_t kThreadKeyBytes = 8;
+  // Scratch areas per CPU, one per nesting depth of programs on it: a task's, a softirq's, a hard
+  // interrupt's and an NMI's.
+  static constexpr int64_t kScratchLevels = 4;
   llvm::GlobalVariable* aggregation(int id) const { return aggregations_.at(size_t(id)); }
   const std::vector<abi::AggregationSpec>& aggregation_specs() const { return specs_; }
   // The maps worth creating while code is generated (the output ring, the keyed aggregations'),

@@ -126,6 +126,7 @@ abi::AttachPoint Programs::emit_program(const Site& site, size_t index) {
     hook_->emit(l_, site.section, group.probes);
     for (const lang::Probe* probe : group.probes) label += (label.empty() ? "" : ", ") + probe->full_name();
   }
+  l_.firing.end_program();
   l_.ir.b().CreateRet(l_.ir.const64(0));
 
   abi::AttachPoint point;

@@ -162,12 +162,6 @@ void PacketHook::emit(Lowering& l, const std::string& section, const std::vector
 
 llvm::Value* PacketHook::arg(Lowering& l, int index) const { return l.firing.binding().args.at(size_t(index)); }
 
-lang::ProviderStability network_stability() {
-  return {{"Evolving", "Evolving", "ISA"}, {"Evolving", "Evolving", "ISA"}};
-}
-
-lang::ProviderStability PacketProvider::stability() const { return network_stability(); }
-
 std::vector<lang::Probe> PacketProvider::probes() const {
   auto probe = [&](const char* name) {
     return lang::Probe{0, name_, "vmlinux", "", name, packet_args(transport_), "", this, std::nullopt};

@@ -76,7 +76,6 @@ class PacketProvider : public lang::Provider {
   PacketProvider(const char* name, Transport transport)
       : name_(name), transport_(transport), send_(Direction::Send, transport), receive_(Direction::Receive, transport) {}
   std::string_view name() const override { return name_; }
-  lang::ProviderStability stability() const override;
   std::vector<lang::Probe> probes() const override;
   const codegen::Hook& hook(const lang::Probe& probe) const override;
 
@@ -85,9 +84,6 @@ class PacketProvider : public lang::Provider {
   Transport transport_;
   PacketHook send_, receive_;
 };
-
-// The stability DTrace gives its network providers.
-lang::ProviderStability network_stability();
 
 // DTrace's argument types of a packet probe, with the native values PacketHook gives them.
 std::vector<lang::ProbeArg> packet_args(Transport transport);

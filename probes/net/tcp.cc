@@ -94,7 +94,6 @@ class SocketHook : public codegen::Hook {
 class TcpProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "tcp"; }
-  lang::ProviderStability stability() const override { return network_stability(); }
 
   std::vector<lang::Probe> probes() const override {
     auto probe = [&](const char* name) {

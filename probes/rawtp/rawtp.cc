@@ -61,7 +61,7 @@ class RawtpProvider : public lang::Provider {
     return !btf || btf->find(std::string(kPrototypePrefix) + std::string(name), BTF_KIND_TYPEDEF) != 0;
   }
   lang::ProviderStability stability() const override {
-    return {{"Unstable", "Unstable", "Common"}, {"Unstable", "Unstable", "ISA"}};
+    return {lang::kEvolvingIsa, lang::kPrivateUnknown, lang::kPrivateUnknown, lang::kPrivateIsa, lang::kPrivateIsa};
   }
 
   std::vector<lang::Probe> probes() const override {

@@ -41,6 +41,7 @@ class SwitchHook : public codegen::Hook {
   std::vector<std::string> sections(const lang::Probe&) const override { return {kSwitch}; }
   int attach_order(const lang::Probe&) const override { return incoming_ ? kIncomingOrder : kOutgoingOrder; }
   bool context_is_current(const lang::Probe&) const override { return !incoming_; }
+  bool context_is_running(const lang::Probe&) const override { return incoming_; }
   llvm::Value* context_task(Lowering& l) const override {
     // prev is the current task here: the argument is one load, the helper a call.
     return tracepoint_arg(l, incoming_ ? kSwitchNext : kSwitchPrev);
@@ -50,7 +51,14 @@ class SwitchHook : public codegen::Hook {
   llvm::Value* guard(Lowering& l) const override {
     const std::string& name = l.firing.probe().name;
     if (name == "preempt") return prev_stays_runnable(l);
-    if (name == "sleep") return l.ir.b().CreateNot(prev_stays_runnable(l));
+    if (name == "sleep") {
+      // A thread that exits leaves the CPU for good (TASK_DEAD): it does not sleep.
+      auto& b = l.ir.b();
+      constexpr int64_t kTaskDead = 0x80;
+      llvm::Value* dead = b.CreateICmpNE(b.CreateAnd(tracepoint_arg(l, kSwitchPrevState), l.ir.const64(kTaskDead)),
+                                         l.ir.const64(0));
+      return b.CreateAnd(b.CreateNot(prev_stays_runnable(l)), b.CreateNot(dead));
+    }
     return nullptr;
   }
 

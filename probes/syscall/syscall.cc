@@ -154,6 +154,9 @@ class SyscallProvider : public lang::Provider {
   }
 
   std::string_view name() const override { return "syscall"; }
+  lang::ProviderStability stability() const override {
+    return {lang::kEvolvingCommon, lang::kPrivateUnknown, lang::kPrivateIsa, lang::kEvolvingCommon, lang::kPrivateIsa};
+  }
   bool read_from_kernel() const override { return true; }
   bool could_name(std::string_view name) const override { return name == "entry" || name == "return"; }
 

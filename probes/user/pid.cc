@@ -83,7 +83,7 @@ class PidProvider : public lang::Provider {
  public:
   std::string_view name() const override { return "pid"; }
   lang::ProviderStability stability() const override {
-    return {{"Unstable", "Unstable", "ISA"}, {"Unstable", "Unstable", "ISA"}};
+    return {lang::kEvolvingIsa, lang::kPrivateUnknown, lang::kPrivateUnknown, lang::kEvolvingIsa, lang::kPrivateUnknown};
   }
   std::vector<lang::Probe> probes() const override { return {}; }
   const codegen::Hook& hook(const lang::Probe&) const override { return hook_; }

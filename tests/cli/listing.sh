@@ -57,4 +57,29 @@ every=$("$dsched" -lv)
 probes=$(($(grep -c . <<<"$all") - 1))
 [ "$(grep -c $'^\tArgument Types$' <<<"$every")" -eq "$probes" ] || fail "-lv: not one Argument Types per probe"
 
+# -v while tracing: dtrace's stability report for each description on stdout, before the
+# first firing: the weakest attributes of the description's given fields (an empty provider field
+# vouches for nothing: Unstable) and of what the statements use.
+report() {  # report WHAT DESCRIPTION_ATTRIBUTES STATEMENT_ATTRIBUTES: the expected text
+  local IFS=/
+  set -- "$1" $2 $3
+  printf '\nStability attributes for %s:\n\n' "$1"
+  printf '\tMinimum Probe Description Attributes\n\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n\t\tDependency Class: %s\n\n' "$2" "$3" "$4"
+  printf '\tMinimum Statement Attributes\n\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n\t\tDependency Class: %s\n' "$5" "$6" "$7"
+}
+out=$("$dsched" -v -n 'BEGIN { exit(0); }' 2>/dev/null)
+[[ "$out" == "$(report 'description BEGIN ' Unstable/Unstable/Common Stable/Stable/Common)"$'\n\n'"CPU"* ]] ||
+  fail "-v BEGIN: $out"
+# -e -v: the report, then each description as written with its probe's blocks.
+out=$("$dsched" -ev -n 'dtrace:::BEGIN { trace(curthread->pid); }')
+[[ "$out" == "$(report 'description dtrace:::BEGIN ' Stable/Stable/Common Stable/Private/Common)"$'\n\n'"dtrace:::BEGIN"$'\n\n\tProbe Description Attributes'* ]] ||
+  fail "-ev curthread: $out"
+out=$("$dsched" -ev -n 'sched:::enqueue { trace(args[0]->pr_pri); } sched:::dequeue { trace(ntohs(1)); }')
+[[ "$out" == "$(report 'description sched:::enqueue ' Evolving/Evolving/ISA Evolving/Evolving/ISA)"* ]] ||
+  fail "-ev args[]: $out"
+printf 'syscall::read:entry /probefunc == "read"/ { trace((uint64_t)&`schedule); }\n' >"$dir/symbol.d"
+out=$("$dsched" -ev -s "$dir/symbol.d")
+[[ "$out" == "$(report "script $dir/symbol.d" Private/Private/ISA Private/Private/Unknown)"* ]] ||
+  fail "-ev kernel symbol: $out"
+
 finish

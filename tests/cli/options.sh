@@ -40,7 +40,7 @@ out=$("$dsched" -s "$dir/json.d" 2>/dev/null)
 out=$("$dsched" -x oformat=json -n 'BEGIN { trace(8); exit(0); }' 2>/dev/null)
 [ "$(jq -r '.name' <<<"$out")" = BEGIN ] || fail "-x oformat=json: $out"
 err=$("$dsched" -x oformat=xml -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
-[ $? -eq 2 ] && grep -q '^dsched: option oformat=xml is not supported$' <<<"$err" || fail "oformat=xml: $err"
+[ $? -eq 1 ] && grep -q '^dsched: option oformat=xml is not supported$' <<<"$err" || fail "oformat=xml: $err"
 
 err=$("$dsched" -e -n 'BEGIN { trace($$1); exit(0); }' used unused 2>&1 >/dev/null)
 [ $? -eq 1 ] || fail "an unread argument was accepted"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage: usage.sh DSCHED
-# Usage errors exit 2 with the message and the usage text on stderr (an option refused, with its
-# reason alone); -h, --help and --version exit 0
+# Usage errors exit 2 with the message and the usage text on stderr (an option that cannot be set
+# exits 1 with its reason alone); -h, --help and --version exit 0
 # with their text on stdout; a script file that cannot be read exits 1 naming the file.
 set -u
 dsched=$1
@@ -48,12 +48,12 @@ usage_error "invalid process ID: abc" -p abc -n BEGIN
 usage_error "invalid process ID: 0" -p 0 -n BEGIN
 usage_error "invalid option -x =4k" -x =4k -n BEGIN
 usage_error "only one of -c and -p may be given" -c true -p 1 -n BEGIN
-# option_error TEXT ARGS...: exit 2, the one line "dsched: TEXT" on stderr (the reason says it all, as
-# in DTrace: no usage text), nothing on stdout.
+# option_error TEXT ARGS...: exit 1 as dtrace(1) fails to set an option, the one line "dsched: TEXT"
+# on stderr (the reason says it all, as in DTrace: no usage text), nothing on stdout.
 option_error() {
   local text=$1
   shift
-  expect 2 "dsched: $text" "$@"
+  expect 1 "dsched: $text" "$@"
   [ "$(cat "$err")" = "dsched: $text" ] || fail "$*" "stderr is not the one line 'dsched: $text'"
   [ -s "$out" ] && fail "$*" "unexpected output on stdout"
 }

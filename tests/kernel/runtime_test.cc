@@ -232,3 +232,24 @@ TEST_CASE("the output of one firing's clauses is not interleaved with another CP
   CHECK(firings == 2 * kCalls);
   CHECK(split == 0);
 }
+
+TEST_CASE("a probe firing inside another's program on the same CPU leaves that program's temporaries alone") {
+  // profile-4999's program interrupts the system call's (whose interrupts are on) thousands of
+  // times a second; both build a string key in scratch memory.
+  TracedWindow window({"-qn", "syscall::getppid:entry /execname == \"dsched-nested\"/ { @[strjoin(execname, \"-getppid\")] = count(); }"
+                              " profile-4999 { @p[strjoin(\"ZZZZZZZZZZZZZZZZ\", \"-profile\")] = count(); }"
+                              " END { printa(\"key %s %@d\\n\", @); }"});
+  REQUIRE(window.is_open());
+  constexpr int kCalls = 1000000;
+  run_named_child("dsched-nested", [] {
+    for (int i = 0; i < kCalls; ++i) getppid();
+  });
+  RunResult run = window.close();
+  REQUIRE(run.status == 0);
+  INFO(run.out);
+  std::vector<std::string> rows;
+  for (const std::string& line : split_lines(run.out))
+    if (line.rfind("key ", 0) == 0) rows.push_back(line);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0] == "key dsched-nested-getppid " + std::to_string(kCalls));
+}

@@ -106,6 +106,28 @@ TEST_CASE("preempt fires for a preempted hog, sleep for a sleeper, as the kernel
   CHECK(leftover_programs().empty());
 }
 
+TEST_CASE("pr_state: SONPROC at on-cpu; at off-cpu SRUN for a preempted thread, SSLEEP for a sleeper") {
+  PinnedHogs hogs(2, 1, "dsched-hog");
+  WakerSleeper pair("dsched-waker", "dsched-sleeper", 0);
+  WindowResult w = run_window(
+      {"-qn",
+       "sched:::on-cpu, sched:::off-cpu /execname == \"dsched-hog\" || execname == \"dsched-sleeper\"/"
+       " { @[probename, execname, curlwpsinfo->pr_state] = count(); }"
+       " END { printa(\"state %s %s %d %@d\\n\", @); }"},
+      {&hogs, &pair});
+  REQUIRE(w.opened);
+  REQUIRE(w.run.status == 0);
+  auto states = tagged_counts(w.run.out, "state");
+  INFO(w.run.out);
+  const std::string sonproc = "6", srun = "2", ssleep = "1";
+  // The thread switched to is on its CPU; the one switched from is not, whatever it does next.
+  for (const auto& [key, count] : states) CHECK((key[0] == "on-cpu") == (key[2] == sonproc));
+  CHECK(states[{"on-cpu", "dsched-hog", sonproc}] > 0);
+  CHECK(states[{"off-cpu", "dsched-hog", srun}] > 0);
+  CHECK(states[{"off-cpu", "dsched-sleeper", ssleep}] > 0);
+  CHECK(leftover_programs().empty());
+}
+
 TEST_CASE("wakeup: args[] name the woken thread, execname the waker") {
   WakerSleeper pair("dsched-waker", "dsched-sleeper", 1);
   pid_t sleeper = pair.tids()[0];

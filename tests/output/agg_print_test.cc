@@ -270,6 +270,16 @@ TEST_CASE("a stack key prints as dt_print_stack does: a newline, then a frame a 
   CHECK(print_entries(aggs, {}, folded) == "sh;vmlinux`f32;vmlinux`f16 1\nsh;vmlinux`f64;0x300;vmlinux`f16 2\n");
 }
 
+TEST_CASE("symbol keys of equal values sort by address as a number, as DTrace compares them") {
+  // 0x110 is below 0x30 byte by byte (little-endian 10 01 against 30 00), above it as a number.
+  Aggregation a(spec(0, "count", {KeyComponent::address(KeyComponent::Kind::Symbol, {false, 1, AddressForm::Function})}));
+  for (uint64_t pc : {0x110, 0x30}) a.merge(KeyBuilder().integer(int64_t(pc)).span(), std::vector<uint64_t>{5});
+  FakeSymbols symbols;
+  const Aggregation* aggs[] = {&a};
+  std::string printed = print_entries(aggs, {}, RenderContext{&symbols});
+  CHECK(printed.find("f48") < printed.find("0x110"));
+}
+
 TEST_CASE("aggpercpu: each CPU's value on its own line after the total, histograms whole") {
   Aggregation c(spec(1, "count", {KeyComponent::string(8)}));
   c.keep_per_cpu();

@@ -182,6 +182,15 @@ for signal in TERM INT; do
   [ -s "$err" ] && fail "SIG$signal: stderr: $(head -c 300 "$err")"
 done
 
+# The reader of the output going away (| head) ends the run, and with it the -c command.
+marker="sleep 100.$$"  # a command line no other process has
+timeout 30 "$dsched" -qn 'tick-1ms { printf("%d\n", timestamp); }' -c "$marker" 2>"$err" | head -n 1 >"$out"
+status=${PIPESTATUS[0]}
+[ "$status" -ne 124 ] || fail "| head: dsched still ran after its reader left"
+grep -Eq '^[0-9]+$' "$out" || fail "| head: no first line: $(head -c 100 "$out")"
+sleep 0.2
+pgrep -f "$marker" >/dev/null && { fail "| head: the -c command was left running"; pkill -f "$marker"; }
+
 # Files a script writes: never through a symbolic link, never over a file that is not a snapshot.
 # (The capture's summary lines on stderr vary; the refusal must be among them.)
 snapshot_refused() {

@@ -14,6 +14,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte order functions a
 class ByteOrder : public Subroutine {
  public:
   ByteOrder(std::string_view name, const char* type, unsigned bits) : Subroutine(name, {1, 1}), type_(type), bits_(bits) {}
+  Attributes attributes() const override { return kEvolvingCommon; }  // as DTrace declares them
 
   void check(Checker& c, ExprPtr& call) const override {
     check_integer_arg(c, *call, 0, "the value");

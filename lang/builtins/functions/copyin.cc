@@ -33,6 +33,7 @@ class Copyinstr : public CopyFunction {
   const Type* result_type(Checker& c) const override { return c.types().string_type(); }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    require_running_thread(l, call.loc, call.text + "()");
     codegen::Ir& ir = l.ir;
     codegen::Value text = l.strings.fresh();
     llvm::Value* address = l.exprs.eval_int(*call.operand(0));
@@ -66,6 +67,7 @@ class Copyin : public CopyFunction {
   }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    require_running_thread(l, call.loc, call.text + "()");
     codegen::Ir& ir = l.ir;
     const Expr& size_expr = *call.operand(1);
     const bool constant = size_expr.kind == ExprKind::IntLiteral;

@@ -13,6 +13,7 @@ constexpr unsigned kMinorBits = 20;
 class DevicePart : public Subroutine {
  public:
   DevicePart(std::string_view name, bool major) : Subroutine(name, {1, 1}), major_(major) {}
+  Attributes attributes() const override { return kEvolvingCommon; }  // as DTrace declares them
 
   void check(Checker& c, ExprPtr& call) const override {
     check_integer_arg(c, *call, 0, "the device number");

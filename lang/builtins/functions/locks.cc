@@ -26,6 +26,7 @@ enum class Question { Owned, Owner, Adaptive, Spin, WriteHeld, ReadHeld };
 class LockPredicate : public Subroutine {
  public:
   LockPredicate(std::string_view name, Question question) : Subroutine(name, {1, 1}), question_(question) {}
+  Attributes attributes() const override { return kEvolvingCommon; }  // as DTrace declares them
 
   void check(Checker& c, ExprPtr& call) const override {
     c.scalar(call->operands[0], call->text + "() lock");

@@ -56,6 +56,7 @@ class ScratchCopy : public Subroutine {
   }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& call) const override {
+    if (read_helper_ == BPF_FUNC_probe_read_user) require_running_thread(l, call.loc, call.text + "()");
     codegen::Ir& ir = l.ir;
     llvm::Value* source = l.exprs.eval_int(*call.operand(at_.source));
     llvm::Value* dest = l.exprs.eval_int(*call.operand(at_.dest));

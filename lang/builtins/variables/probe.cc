@@ -15,11 +15,15 @@ using codegen::Value;
 
 class ProbeName : public NamedVariable {
  public:
-  ProbeName(std::string_view name, std::string Probe::*field) : NamedVariable(name, "string"), field_(field) {}
+  ProbeName(std::string_view name, std::string Probe::*field, Attributes ProviderStability::*stability)
+      : NamedVariable(name, "string"), field_(field), stability_(stability) {}
+  // As stable as the provider declares the field it names.
+  Attributes attributes(const ProviderStability& provider) const override { return provider.*stability_; }
   Value lower(Lowering& l, const Expr&) const override { return l.firing.per_probe(field_); }
 
  private:
   std::string Probe::*field_;
+  Attributes ProviderStability::*stability_;
 };
 
 class ProbeId : public NamedVariable {
@@ -51,10 +55,10 @@ class Arg : public BuiltinVariable {
   std::string name_;
 };
 
-const Registered<ProbeName> probeprov("probeprov", &Probe::provider);
-const Registered<ProbeName> probemod("probemod", &Probe::module);
-const Registered<ProbeName> probefunc("probefunc", &Probe::function);
-const Registered<ProbeName> probename("probename", &Probe::name);
+const Registered<ProbeName> probeprov("probeprov", &Probe::provider, &ProviderStability::provider);
+const Registered<ProbeName> probemod("probemod", &Probe::module, &ProviderStability::module);
+const Registered<ProbeName> probefunc("probefunc", &Probe::function, &ProviderStability::function);
+const Registered<ProbeName> probename("probename", &Probe::name, &ProviderStability::name);
 const Registered<ProbeId> id;
 const Registered<EnabledProbeId> epid;
 const Registered<Arg> arg0(0), arg1(1), arg2(2), arg3(3), arg4(4), arg5(5), arg6(6), arg7(7), arg8(8), arg9(9);

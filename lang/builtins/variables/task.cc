@@ -65,6 +65,10 @@ class Execname : public NamedVariable {
 class Curthread : public NamedVariable {
  public:
   Curthread() : NamedVariable("curthread", "struct task_struct *") {}
+  // DTrace's: a stable name for what the running kernel makes of its own task structure.
+  Attributes attributes(const ProviderStability&) const override {
+    return {StabilityLevel::Stable, StabilityLevel::Private, DependencyClass::Common};
+  }
   Value lower(Lowering& l, const Expr& use) const override {
     return {l.firing.context_task(), use.type, 0, false, /*btf=*/true};
   }

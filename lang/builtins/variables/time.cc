@@ -20,12 +20,15 @@ class Timestamp : public NamedVariable {
   }
 };
 
-// The kernel adds to a task's sum_exec_runtime only at ticks and switches, so between them it
-// stands still. Each task keeps an anchor: the sum it last saw and when. While the sum is the
-// same, the task has run all the time since (it would have been added to on a switch), and
-// vtimestamp is the sum plus the time since the anchor; a new sum sets a new anchor. The sum
-// leaves out time stolen by the hypervisor and spent in interrupts, which the clock counts, so a
-// new sum may fall short of the last value given: vtimestamp never goes back.
+// The kernel adds to a task's sum_exec_runtime only at ticks and as it leaves a CPU, so while it
+// runs the sum stands still between ticks. Where the probe's thread runs, it keeps an anchor: the
+// sum it last saw and when. While the sum is the same, the thread has run all the time since
+// (leaving the CPU would have added to it), and vtimestamp is the sum plus the time since the
+// anchor; a new sum sets a new anchor. Where the thread is not running (off-cpu: it is leaving,
+// its sum complete), vtimestamp is the sum and the anchor is dropped, so that the time off the CPU
+// never counts. The sum leaves out time stolen by the hypervisor and spent in interrupts, which
+// the clock counts, so a new sum may fall short of the last value given: vtimestamp never goes
+// back.
 class Vtimestamp : public NamedVariable {
  public:
   Vtimestamp() : NamedVariable("vtimestamp", "uint64_t") {}
@@ -49,6 +52,8 @@ class Vtimestamp : public NamedVariable {
       llvm::Value* anchored_when = b.CreateLoad(ir.i64(), anchored_at);
       llvm::Value* same = b.CreateAnd(b.CreateICmpEQ(b.CreateLoad(ir.i64(), anchored_sum), runtime),
                                       b.CreateICmpNE(anchored_when, ir.const64(0)));
+      const bool running = l.firing.context_is_running();
+      if (!running) same = b.getFalse();
       llvm::Value* since = b.CreateSub(now, anchored_when);
       llvm::Value* value = b.CreateSelect(same, b.CreateAdd(runtime, since), runtime);
       llvm::Value* last = b.CreateLoad(ir.i64(), last_given);
@@ -57,7 +62,7 @@ class Vtimestamp : public NamedVariable {
       b.CreateStore(value, last_given);
       ir.when(b.CreateNot(same), [&] {
         b.CreateStore(runtime, anchored_sum);
-        b.CreateStore(now, anchored_at);
+        b.CreateStore(running ? now : ir.const64(0), anchored_at);
       });
     });
     return {b.CreateLoad(ir.i64(), result), use.type};

@@ -23,6 +23,7 @@ class Uregs : public NamedVariable {
   }
 
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
+    require_running_thread(l, use.loc, "uregs[]");
     return {codegen::user_register(l, int(use.operand(0)->value)), use.type};
   }
 };
