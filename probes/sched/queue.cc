@@ -9,6 +9,8 @@
 // Scripts without enqueue/dequeue carry none of it.
 #include <linux/bpf.h>
 
+#include <fstream>
+
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -36,12 +38,13 @@ class Transitions {
   Transitions(Lowering& l, const lang::Probe* enqueue, const lang::Probe* dequeue)
       : l_(l), enqueue_(enqueue), dequeue_(dequeue) {}
 
-  void enqueue_if_idle(llvm::Value* task, llvm::Value* cpu) {
+  // `head`: an i64, 1 when the task goes to the front of its queue (null: the back).
+  void enqueue_if_idle(llvm::Value* task, llvm::Value* cpu, llvm::Value* head = nullptr) {
     auto& b = l_.ir.b();
     with_state(task, true, [&](llvm::Value* word, llvm::Value* value) {
       l_.ir.when(b.CreateICmpEQ(value, l_.ir.const64(0)), [&] {
         b.CreateStore(b.CreateAdd(cpu, l_.ir.const64(1)), word);
-        if (enqueue_) l_.programs.fire(*enqueue_, {task, cpu});
+        if (enqueue_) l_.programs.fire(*enqueue_, {task, cpu, {head ? head : l_.ir.const64(0)}});
       });
     });
   }
@@ -60,7 +63,7 @@ class Transitions {
       l_.ir.when(b.CreateICmpNE(value, l_.ir.const64(0)), [&] {
         b.CreateStore(b.CreateAdd(dest, l_.ir.const64(1)), word);
         if (dequeue_) l_.programs.fire(*dequeue_, {task, b.CreateSub(value, l_.ir.const64(1))});
-        if (enqueue_) l_.programs.fire(*enqueue_, {task, dest});
+        if (enqueue_) l_.programs.fire(*enqueue_, {task, dest, {l_.ir.const64(0)}});
       });
     });
   }
@@ -87,6 +90,30 @@ class Transitions {
   const lang::Probe* dequeue_;
 };
 
+// Where prev leaves the CPU still runnable: only the real-time class keeps an order a thread can
+// go back into at the front. A SCHED_FIFO or SCHED_RR thread preempted (by a higher priority)
+// stays at the head of its priority's list, as Solaris puts a preempted thread at the front of its
+// dispatch queue; a SCHED_RR thread whose time slice ran out (given a new full slice) goes to the
+// back. (One that calls sched_yield() goes to the back too, which the switch does not tell.) The
+// fair class has no front or back.
+llvm::Value* preempted_to_front(Lowering& l, llvm::Value* prev) {
+  constexpr int64_t kFifo = 1, kRoundRobin = 2, kFirstFairPrio = 100;
+  static const int64_t full_slice = [] {
+    int64_t ms = 100;  // the kernel's default, when the tunable cannot be read
+    std::ifstream("/proc/sys/kernel/sched_rr_timeslice_ms") >> ms;
+    return ms * int64_t(kernel_hz()) / 1000;
+  }();
+  auto& b = l.ir.b();
+  llvm::Value* prio = l.exprs.kernel_field(prev, "task_struct", {"prio"});
+  llvm::Value* real_time = b.CreateAnd(b.CreateICmpSGE(prio, l.ir.const64(0)), b.CreateICmpSLT(prio, l.ir.const64(kFirstFairPrio)));
+  llvm::Value* policy = l.exprs.kernel_field(prev, "task_struct", {"policy"});
+  llvm::Value* slice = l.exprs.kernel_field(prev, "task_struct", {"rt", "time_slice"});
+  llvm::Value* keeps_place = b.CreateOr(b.CreateICmpEQ(policy, l.ir.const64(kFifo)),
+                                        b.CreateAnd(b.CreateICmpEQ(policy, l.ir.const64(kRoundRobin)),
+                                                    b.CreateICmpNE(slice, l.ir.const64(full_slice))));
+  return b.CreateZExt(b.CreateAnd(real_time, keeps_place), l.ir.i64());
+}
+
 class QueueHook : public codegen::Hook {
  public:
   std::vector<std::string> sections(const lang::Probe&) const override {
@@ -94,11 +121,12 @@ class QueueHook : public codegen::Hook {
   }
   int attach_order(const lang::Probe&) const override { return kQueueOrder; }
   // args: the thread, twice (lwpsinfo_t and psinfo_t), the CPU, and (enqueue) whether it went to
-  // the front of the queue: Linux has no such notion, so 0 (the back).
+  // the front of the queue.
   llvm::Value* arg(Lowering& l, int index) const override {
     if (index < 2) return l.firing.binding().task;
     if (index == 2) return l.firing.binding().cpu;
-    return l.ir.const64(0);
+    const std::vector<llvm::Value*>& rest = l.firing.binding().args;
+    return rest.empty() ? l.ir.const64(0) : rest[0];
   }
 
   void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const override {
@@ -112,7 +140,7 @@ class QueueHook : public codegen::Hook {
       llvm::Value* next = tracepoint_arg(l, kSwitchNext);
       llvm::Value* cpu = l.ir.helper(BPF_FUNC_get_smp_processor_id, {});
       l.ir.when(b.CreateAnd(prev_stays_runnable(l), not_idle(l, prev)),
-                [&] { transitions.enqueue_if_idle(prev, cpu); });
+                [&] { transitions.enqueue_if_idle(prev, cpu, preempted_to_front(l, prev)); });
       l.ir.when(not_idle(l, next), [&] { transitions.dequeue_if_queued(next); });
     } else if (section == kMigrate) {
       llvm::Value* task = tracepoint_arg(l, 0);

@@ -31,6 +31,17 @@ llvm::Value* prev_stays_runnable(Lowering& l) {
   return b.CreateOr(preempt, running);
 }
 
+uint64_t kernel_hz() {
+  std::string release;
+  std::getline(std::ifstream("/proc/sys/kernel/osrelease"), release);
+  std::ifstream config("/boot/config-" + release);
+  constexpr std::string_view prefix = "CONFIG_HZ=";
+  for (std::string line; std::getline(config, line);) {
+    if (line.rfind(prefix, 0) == 0) return std::stoull(line.substr(prefix.size()));
+  }
+  return 250;
+}
+
 namespace {
 
 constexpr const char* kTask = "struct task_struct *";
@@ -93,17 +104,6 @@ class PrioHook : public codegen::Hook {
   }
 };
 
-// The kernel's tick rate, from its build configuration; 250 (Debian's) when unknown.
-uint64_t kernel_hz() {
-  std::string release;
-  std::getline(std::ifstream("/proc/sys/kernel/osrelease"), release);
-  std::ifstream config("/boot/config-" + release);
-  constexpr std::string_view prefix = "CONFIG_HZ=";
-  for (std::string line; std::getline(config, line);) {
-    if (line.rfind(prefix, 0) == 0) return std::stoull(line.substr(prefix.size()));
-  }
-  return 250;
-}
 
 class TickHook : public codegen::Hook {
  public:

@@ -29,6 +29,9 @@ constexpr int kCurrentTaskOrder = 3;
 // True when the switch leaves prev runnable: a preemption, or prev's state still TASK_RUNNING.
 llvm::Value* prev_stays_runnable(codegen::Lowering& l);
 
+// The kernel's tick rate, from its build configuration; 250 (Debian's) when unknown.
+uint64_t kernel_hz();
+
 // enqueue/dequeue (queue.cc) and surrender (surrender.cc).
 const codegen::Hook& queue_hook();
 const codegen::Hook& surrender_hook();

@@ -2,7 +2,12 @@
 // once for each time the kernel switched it in, and the queue of pinned hogs stays balanced.
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 
@@ -81,5 +86,57 @@ TEST_CASE("enqueues and dequeues of hogs pinned to CPU 0 balance there") {
   // dsched itself perhaps. None outside the window can be.
   CHECK(dequeues[0] + kHogs >= static_cast<long>((closing - opened).timeslices));
   CHECK(dequeues[0] <= static_cast<long>((after - before).timeslices));
+  CHECK(leftover_programs().empty());
+}
+
+TEST_CASE("enqueue's args[3]: 1 for a real-time thread preempted to the front, 0 for a fair one") {
+  const int cpu = cpu_count() > 1 ? 1 : 0;
+  // A SCHED_FIFO spinner preempted by a higher SCHED_FIFO sleeper's wakeups, and a fair hog
+  // sharing the CPU with another: the first goes back to the head of its queue, the second has none.
+  TracedWindow window({"-qn", "sched:::enqueue /stringof(args[1]->pr_fname) == \"dsched-front\"/"
+                              " { @[args[0]->pr_clname, args[3]] = count(); }"
+                              " END { printa(\"front %s %d %@d\\n\", @); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-front", [cpu] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    child_must(sched_setaffinity(0, sizeof set, &set) == 0);
+    auto start = [](int priority, void* (*body)(void*)) {
+      pthread_attr_t attr;
+      sched_param param{};
+      param.sched_priority = priority;
+      child_must(pthread_attr_init(&attr) == 0 && pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED) == 0 &&
+                 pthread_attr_setschedpolicy(&attr, priority ? SCHED_FIFO : SCHED_OTHER) == 0 &&
+                 pthread_attr_setschedparam(&attr, &param) == 0);
+      pthread_t thread;
+      child_must(pthread_create(&thread, &attr, body, nullptr) == 0);
+      return thread;
+    };
+    auto spin = [](void*) -> void* {
+      auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+      while (std::chrono::steady_clock::now() < end) {
+      }
+      return nullptr;
+    };
+    auto sleeper = [](void*) -> void* {
+      for (int i = 0; i < 200; ++i) usleep(2000);
+      return nullptr;
+    };
+    // The spinner last: once it runs, this thread (a fair one) waits for a CPU.
+    pthread_t threads[] = {start(10, sleeper), start(0, spin), start(0, spin), start(5, spin)};
+    for (pthread_t t : threads) child_must(pthread_join(t, nullptr) == 0);
+  });
+  RunResult run = window.close();
+  REQUIRE(run.status == 0);
+  INFO(run.out);
+  std::map<std::pair<std::string, long>, long> rows;
+  for (const auto& fields : rows_tagged(run.out, "front")) {
+    REQUIRE(fields.size() == 3);
+    rows[{fields[0], std::stol(fields[1])}] = std::stol(fields[2]);
+  }
+  CHECK(rows[{"RT", 1}] > 20);
+  CHECK(rows[{"TS", 0}] > 0);
+  CHECK(rows.count({"TS", 1}) == 0);
   CHECK(leftover_programs().empty());
 }
