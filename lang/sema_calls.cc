@@ -112,6 +112,15 @@ void Sema::user_addresses(Expr& call, size_t format_index, const printf_spec::Fo
   }
 }
 
+// "a user stack of 5 frames", "a kernel function (func)": what a stack or symbol key holds.
+static std::string address_kind(const Type* type) {
+  const abi::AddressLayout& layout = type->addresses;
+  std::string space = layout.user ? "a user " : "a kernel ";
+  if (type->kind == TypeKind::Stack) return space + "stack of " + std::to_string(layout.frames) + " frames";
+  static constexpr const char* kForms[] = {"address (sym, usym)", "function (func, ufunc)", "module (mod, umod)"};
+  return space + kForms[size_t(layout.form)];
+}
+
 void Sema::check_call(ExprPtr& e) {
   const std::string name = e->text;
   const Function* function = find_function(name);
@@ -214,6 +223,12 @@ void Sema::check_aggregation(Stmt& stmt) {
       if (!same_kind)
         fail(stmt.keys[i]->loc, ErrTag::D_PROTO_ARG, shown + ": key #" + std::to_string(i + 1) + " is " + type_name(keys[i]) +
                                     " here but " + type_name(want) + " elsewhere");
+      // The key's layout is its first use's: a stack or symbol of another kind would be misread.
+      const abi::AddressLayout& a = want->addresses;
+      const abi::AddressLayout& b = keys[i]->addresses;
+      if (want->is_address() && (a.user != b.user || a.frames != b.frames || a.form != b.form))
+        fail(stmt.keys[i]->loc, ErrTag::D_PROTO_ARG, shown + ": key #" + std::to_string(i + 1) + " is " + address_kind(keys[i]) +
+                                    " here but " + address_kind(want) + " elsewhere: an aggregation's key holds one kind");
     }
   }
   stmt.agg_id = it->second;

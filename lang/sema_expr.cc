@@ -255,7 +255,8 @@ void Sema::check(ExprPtr& e) {
         if (e->operand(0)->kind == ExprKind::Member && e->operand(0)->bitfield_bits)
           fail(e->loc, ErrTag::D_SIZEOF_BITFIELD, "sizeof cannot be applied to bit-field " + e->operand(0)->text);
       }
-      if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function)
+      // A stack or a symbol (stack(), func()) is void to DTrace, of no size.
+      if (t->is_void() || (t->is_record() && !t->complete) || t->kind == TypeKind::Function || t->is_address())
         fail(e->loc, ErrTag::D_SIZEOF_TYPE, "sizeof cannot be applied to " + describe(t));
       // A string's size is strsize, though its storage holds the NUL too.
       e = make_int(t->is_string() ? program_.options.strsize() : t->size, typedefs_.at("size_t"), e->loc);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 #include "runtime/symbols/elf_file.h"
 
@@ -127,12 +126,12 @@ class ElfReader {
     }
   }
 
+  // As DTrace's libproc, an address is named by a function only within the function's size: one
+  // of size 0 (_init, hand-written stubs) names nothing, so what follows it (.plt) prints as an
+  // address rather than as _init+0x40.
   static void read_functions(Elf* elf, ElfSymbols& symbols) {
     for_each_function(elf, [&](std::string_view name, uint64_t address, uint64_t size, uint32_t rank, bool) {
-      if (size > 0)
-        symbols.functions_.add_sized(address, size, name, 0, rank);
-      else
-        symbols.functions_.add_open(address, segment_end(symbols, address), name, 0, rank);
+      if (size > 0) symbols.functions_.add_sized(address, size, name, 0, rank);
     });
   }
 
@@ -157,13 +156,6 @@ class ElfReader {
     });
     for (auto& [rank, function] : ranked) functions.push_back(std::move(function));
     return functions;
-  }
-
- private:
-  static uint64_t segment_end(const ElfSymbols& symbols, uint64_t vaddr) {
-    for (const auto& segment : symbols.segments_)
-      if (vaddr >= segment.vaddr && vaddr < segment.vaddr + segment.memsz) return segment.vaddr + segment.memsz;
-    return std::numeric_limits<uint64_t>::max();
   }
 };
 

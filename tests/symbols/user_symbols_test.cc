@@ -24,6 +24,10 @@ extern "C" [[gnu::noinline]] int symbols_test_marker(int x) {
   return x * 3 + 1;
 }
 
+// A symbol without a size, as _init and hand-written stubs have.
+asm(".text\n.globl symbols_test_unsized\nsymbols_test_unsized:\n nop\n nop\n nop\n ret\n");
+extern "C" void symbols_test_unsized();
+
 namespace {
 
 std::string own_basename() {
@@ -50,6 +54,14 @@ TEST_CASE("a function of the test binary resolves to its name, with the binary's
   CHECK(symbol.function == "symbols_test_marker");
   CHECK(symbol.start == marker);
   CHECK(frame_text(symbol, marker + 4) == own_basename() + "`symbols_test_marker+0x4");
+}
+
+TEST_CASE("a symbol of size 0 names nothing, as in DTrace: the address prints in its module") {
+  auto symbolizer = quiet_symbolizer();
+  uint64_t unsized = address_of(reinterpret_cast<const void*>(&symbols_test_unsized));
+  Symbol symbol = symbolizer.user(getpid(), unsized + 2);
+  CHECK(symbol.module == own_basename());
+  CHECK(symbol.function.empty());
 }
 
 TEST_CASE("a libc function resolves to libc.so.6`getpid (or its alias)") {

@@ -1,0 +1,5 @@
+/* A stack is void to DTrace: it has no size. */
+BEGIN
+{
+	trace(sizeof(stack()));
+}
