@@ -162,24 +162,32 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
   std::sort(clause.probes.begin(), clause.probes.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
 }
 
+// The weakest attributes of the providers of `probes`, field by field (DTrace's Unstable ones when
+// no probe has a provider).
+static ProviderStability weakest_providers(const std::vector<const Probe*>& probes) {
+  std::optional<ProviderStability> weakest_so_far;
+  const Provider* seen = nullptr;
+  for (const Probe* probe : probes) {
+    if (!probe->owner || probe->owner == seen) continue;  // a clause's probes come mostly from one
+    seen = probe->owner;
+    ProviderStability s = probe->owner->stability();
+    if (weakest_so_far)
+      for (Attributes ProviderStability::*field : {&ProviderStability::provider, &ProviderStability::module,
+                                                   &ProviderStability::function, &ProviderStability::name,
+                                                   &ProviderStability::arguments})
+        s.*field = weakest(s.*field, *weakest_so_far.*field);
+    weakest_so_far = s;
+  }
+  return weakest_so_far.value_or(kAnyProviderStability);
+}
+
 void Sema::clause(ClauseSyntax& syntax) {
   program_.clauses.emplace_back();
   Clause& clause = program_.clauses.back();
   clause.loc = syntax.loc;
   clause_ = &clause;
   resolve_descriptions(syntax, clause);
-  std::optional<ProviderStability> providers;
-  for (const Probe* probe : clause.probes) {
-    if (!probe->owner) continue;
-    ProviderStability s = probe->owner->stability();
-    if (providers)
-      for (Attributes ProviderStability::*field : {&ProviderStability::provider, &ProviderStability::module,
-                                                   &ProviderStability::function, &ProviderStability::name,
-                                                   &ProviderStability::arguments})
-        s.*field = weakest(s.*field, *providers.*field);
-    providers = s;
-  }
-  clause_providers_ = providers.value_or(kAnyProviderStability);
+  clause_providers_ = weakest_providers(clause.probes);
   std::optional<NotingAttributes> noting;
   noting.emplace(noted_, &clause.statement_attributes);
   // As in DTrace, a predicate may read a variable its own actions are the first to assign
