@@ -1,8 +1,8 @@
 // io provider: block I/O as DTrace's io provider shows it, on tracepoints only.
 //   start       tp_btf/block_rq_issue(rq): a request goes to the device's driver
 //   done        tp_btf/block_rq_complete(rq, error, nr_bytes): the device completed it
-//   wait-start  tp_btf/sched_switch, prev going to sleep in I/O wait (task_struct.in_iowait):
-//               the outgoing thread is about to wait for I/O
+//   wait-start  tp_btf/sched_switch, prev switched out inside an I/O wait (task_struct.in_iowait):
+//               the outgoing thread waits for I/O
 //   wait-done   tp_btf/sched_switch, next coming back from such a wait (in_iowait is cleared
 //               only once the thread runs again)
 // start and done carry DTrace's bufinfo_t *args[0], devinfo_t *args[1] and fileinfo_t *args[2],
@@ -43,13 +43,13 @@ class IoWaitHook : public codegen::Hook {
   llvm::Value* context_task(Lowering& l) const override {
     return done_ ? tracepoint_arg(l, sched::kSwitchNext) : Hook::context_task(l);
   }
+  // Every switch inside io_schedule() counts, also one where a completion woke the thread before
+  // it slept: in_iowait is cleared only by the thread itself once it runs again, so each
+  // wait-start has its wait-done, as DTrace pairs them around every wait for a buffer.
   llvm::Value* guard(Lowering& l) const override {
-    auto& b = l.ir.b();
     llvm::Value* task = tracepoint_arg(l, done_ ? sched::kSwitchNext : sched::kSwitchPrev);
     llvm::Value* in_iowait = l.exprs.kernel_field(task, "task_struct", {"in_iowait"});
-    llvm::Value* waits = b.CreateICmpNE(in_iowait, l.ir.const64(0));
-    // A thread preempted on its way to the wait has not started waiting.
-    return done_ ? waits : b.CreateAnd(waits, b.CreateNot(sched::prev_stays_runnable(l)));
+    return l.ir.b().CreateICmpNE(in_iowait, l.ir.const64(0));
   }
 
  private:

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -23,6 +24,7 @@ using namespace dsched::test;
 namespace {
 
 constexpr int kReads = 8;
+constexpr int kNaps = 20;
 constexpr size_t kBytes = 4096;
 constexpr off_t kStride = 1 << 20;
 
@@ -71,6 +73,15 @@ RunResult trace_fsynced_write(const std::string& script, const std::string& bloc
   return run;
 }
 
+// The "start" rows, by their first column (a sector). Requests are issued in order, but each CPU's
+// records are printed together, as DTrace's per-CPU buffers are, so a thread that moved between
+// CPUs can see its rows in another order.
+std::vector<std::vector<std::string>> start_rows_by_sector(const std::string& out) {
+  auto rows = rows_tagged(out, "start");
+  std::ranges::sort(rows, {}, [](const auto& row) { return std::stoull(row.at(0)); });
+  return rows;
+}
+
 }  // namespace
 
 TEST_CASE("io:::start and io:::done: direct reads of a file at sectors known from FIEMAP") {
@@ -100,13 +111,18 @@ TEST_CASE("io:::start and io:::done: direct reads of a file at sectors known fro
       " io:::done /" + chosen + "/ { @done[args[1]->dev_name] = count(); }"
       " io:::wait-start /execname == \"dsched-io\"/ { @waits = count(); }"
       " io:::wait-done /execname == \"dsched-io\"/ { @resumes = count(); }"
-      " END { printa(\"done %s %@d\\n\", @done); printa(\"waits %@d\\n\", @waits); printa(\"resumes %@d\\n\", @resumes); }";
+      " sched:::off-cpu /execname == \"dsched-io\"/ { @outs = count(); }"
+      " sched:::on-cpu /execname == \"dsched-io\"/ { @ins = count(); }"
+      " END { printa(\"done %s %@d\\n\", @done); printa(\"waits %@d\\n\", @waits);"
+      " printa(\"resumes %@d\\n\", @resumes); printa(\"outs %@d\\n\", @outs); printa(\"ins %@d\\n\", @ins); }";
   TracedWindow window({"-qn", script});
   REQUIRE(window.is_open());
   run_named_child("dsched-io", [&] {
     void* buffer = nullptr;
     child_must(posix_memalign(&buffer, kBytes, kBytes) == 0);
     for (int i = 0; i < kReads; ++i) child_must(pread(fd, buffer, kBytes, i * kStride) == ssize_t(kBytes));
+    // Sleeps that are not I/O waits.
+    for (int i = 0; i < kNaps; ++i) usleep(1000);
   });
   close(fd);
   unlink(path.c_str());
@@ -115,21 +131,43 @@ TEST_CASE("io:::start and io:::done: direct reads of a file at sectors known fro
   REQUIRE(run.status == 0);
   struct stat st;
   REQUIRE(stat(DSCHED_SOURCE_DIR, &st) == 0);
-  auto starts = rows_tagged(run.out, "start");
+  auto starts = start_rows_by_sector(run.out);
   REQUIRE(starts.size() == size_t(kReads));
+  std::ranges::sort(sectors);
   for (int i = 0; i < kReads; ++i) {
     CHECK(starts[i] == std::vector<std::string>{std::to_string(sectors[i]), std::to_string(kBytes), "R", disk.name,
                                                 std::to_string(major(st.st_dev))});
   }
-  CHECK(rows_tagged(run.out, "done") == std::vector<std::vector<std::string>>{{disk.name, std::to_string(kReads)}});
-  // Each read sleeps until its request completes, unless it completed before the thread slept.
-  auto waits = rows_tagged(run.out, "waits");
-  auto resumes = rows_tagged(run.out, "resumes");
-  REQUIRE(waits.size() == 1);
-  REQUIRE(resumes.size() == 1);
-  CHECK(std::stoi(waits[0].at(0)) >= 1);
-  CHECK(std::stoi(waits[0].at(0)) <= kReads);
-  CHECK(waits == resumes);
+  // A count's row: its keys, then the count.
+  auto counted = [&](const char* tag) {
+    auto rows = rows_tagged(run.out, tag);
+    REQUIRE(rows.size() == 1);
+    int count = std::stoi(rows[0].back());
+    rows[0].pop_back();
+    return std::pair{rows[0], count};
+  };
+  // Some virtual machines report no event raised while one of their own agent's threads is
+  // current (perf misses those too): a completion interrupt over such a thread can be missing,
+  // one at most in a run this short, and so can a switch from such a thread to the reader.
+  constexpr int kHiddenCompletions = 1;
+  auto [done_keys, done] = counted("done");
+  CHECK(done_keys == std::vector<std::string>{disk.name});
+  CHECK(done <= kReads);
+  CHECK(done >= kReads - kHiddenCompletions);
+  // Once named, the reader is switched in after each switch out but the last, at its exit; any
+  // switch in short of that was hidden.
+  int outs = counted("outs").second;
+  int hidden_ins = outs - 1 - counted("ins").second;
+  REQUIRE(hidden_ins >= 0);
+  // Each read waits until its request completes, unless it completed before the thread got to
+  // wait; the thread may also wait for other I/O (a page of its own text, file system metadata).
+  // Each wait ends once, when the reader is switched back in, and the naps are no I/O waits.
+  int waits = counted("waits").second;
+  int resumes = counted("resumes").second;
+  CHECK(waits >= 1);
+  CHECK(resumes <= waits);
+  CHECK(resumes >= waits - hidden_ins);
+  CHECK(outs >= waits + kNaps);
   CHECK(leftover_programs().empty());
 }
 
@@ -176,7 +214,7 @@ TEST_CASE("io:::start and io:::done: direct writes to a loop device the test mak
   std::vector<std::vector<std::string>> expected;
   for (int i = 0; i < kReads; ++i)
     expected.push_back({std::to_string(i * kStride / 512), std::to_string(kBytes), "W", device, std::to_string(minor(st.st_rdev))});
-  CHECK(rows_tagged(run.out, "start") == expected);
+  CHECK(start_rows_by_sector(run.out) == expected);
   CHECK(rows_tagged(run.out, "done") == std::vector<std::vector<std::string>>{{"W", std::to_string(kReads)}});
   CHECK(leftover_programs().empty());
 }
