@@ -113,6 +113,25 @@ ExprPtr clone(const Expr& expr, const std::function<ExprPtr(const Expr&)>& repla
   return copy;
 }
 
+StmtPtr clone(const Stmt& stmt) {
+  auto copy = std::make_unique<Stmt>(stmt.kind, stmt.loc);
+  auto clone_all = [](const auto& from, auto& to) {
+    for (const auto& item : from) to.push_back(clone(*item));
+  };
+  if (stmt.expr) copy->expr = clone(*stmt.expr);
+  clone_all(stmt.then_body, copy->then_body);
+  clone_all(stmt.else_body, copy->else_body);
+  copy->agg_name = stmt.agg_name;
+  copy->agg_id = stmt.agg_id;
+  clone_all(stmt.keys, copy->keys);
+  copy->func_text = stmt.func_text;
+  copy->aggregating = stmt.aggregating;
+  clone_all(stmt.args, copy->args);
+  if (stmt.increment) copy->increment = clone(*stmt.increment);
+  copy->func_loc = stmt.func_loc;
+  return copy;
+}
+
 ExprPtr ParseContext::node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands) {
   uint32_t depth = 1;
   for (const ExprPtr& operand : operands) depth = std::max(depth, operand->depth + 1);

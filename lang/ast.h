@@ -227,6 +227,8 @@ struct Stmt {
   explicit Stmt(StmtKind k, SourceRange l) : kind(k), loc(l) {}
 };
 using StmtPtr = std::unique_ptr<Stmt>;
+// Deep copy, as written (before sema).
+StmtPtr clone(const Stmt& stmt);
 
 // ---- Top-level items ----
 

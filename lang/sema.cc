@@ -181,12 +181,33 @@ static ProviderStability weakest_providers(const std::vector<const Probe*>& prob
   return weakest_so_far.value_or(kAnyProviderStability);
 }
 
+// Whether args[] means the same in every probe: the same native and translated types.
+static bool same_arguments(const std::vector<const Probe*>& probes) {
+  auto signature = [](const Probe* probe) {
+    std::vector<std::pair<std::string_view, std::string_view>> types;
+    for (const ProbeArg& arg : probe->args) types.emplace_back(arg.native, arg.translated);
+    return types;
+  };
+  return std::ranges::all_of(probes, [&](const Probe* p) { return signature(p) == signature(probes.front()); });
+}
+
 void Sema::clause(ClauseSyntax& syntax) {
-  program_.clauses.emplace_back();
+  Clause resolved;
+  resolved.loc = syntax.loc;
+  resolve_descriptions(syntax, resolved);
+  // DTrace compiles a clause once for each of its probe descriptions, so args[] may have other
+  // types, or come through other translators, in each (tcp:::accept-established, accept-refused).
+  if (resolved.descriptions.size() > 1 && !same_arguments(resolved.probes)) {
+    for (const ProbeDescText& description : syntax.descriptions) {
+      ClauseSyntax one{{description}, syntax.predicate ? clone(*syntax.predicate) : nullptr, {}, syntax.loc};
+      for (const StmtPtr& stmt : syntax.body) one.body.push_back(clone(*stmt));
+      clause(one);
+    }
+    return;
+  }
+  program_.clauses.push_back(std::move(resolved));
   Clause& clause = program_.clauses.back();
-  clause.loc = syntax.loc;
   clause_ = &clause;
-  resolve_descriptions(syntax, clause);
   clause_providers_ = weakest_providers(clause.probes);
   std::optional<NotingAttributes> noting;
   noting.emplace(noted_, &clause.statement_attributes);

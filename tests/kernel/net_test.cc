@@ -124,6 +124,9 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       printf("segment refused %s %d %d\n", args[2]->ip_saddr, args[4]->tcp_sport, args[4]->tcp_dport == args[3]->tcps_lport); }
     tcp:::accept-refused /args[4]->tcp_sport == NOBODY_PORT/ {
       printf("rejected %s %s %d\n", args[2]->ip_saddr, args[2]->ip_daddr, args[4]->tcp_flags == (TH_RST | TH_ACK)); }
+    tcp:::accept-established, tcp:::accept-refused
+    /args[4]->tcp_dport == LISTEN_PORT || args[4]->tcp_sport == NOBODY_PORT/ {
+      @accepts[probename, args[2]->ip_saddr, args[3]->tcps_lport] = count(); }
     tcp:::send, tcp:::receive /args[4]->tcp_dport == LISTEN_PORT && args[2]->ip_plength > args[4]->tcp_offset/ {
       @data[probename, args[2]->ip_saddr, args[2]->ip_daddr, args[4]->tcp_sport, args[3]->tcps_lport,
             args[2]->ip_plength - args[4]->tcp_offset] = count(); }
@@ -139,6 +142,7 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       printa("resets %s %@d\n", @resets);
       printa("unheard %d %s %@d\n", @unheard);
       printa("syn %s %d %@d\n", @syn);
+      printa("accepts %s %s %d %@d\n", @accepts);
     })", "NOBODY_PORT", std::to_string(gone.port)), "LISTEN_PORT", std::to_string(listener.port));
   TracedWindow window({"-qn", script});
   if (!window.is_open()) FAIL(window.close().err);
@@ -218,6 +222,11 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       {"refused", "127.0.0.1", closed, "1"},
   }));
   CHECK(rows_tagged(run.out, "rejected") == std::vector<std::vector<std::string>>{{"127.0.0.1", "127.0.0.1", "1"}});
+  // One clause for both: each description has args[] through its own translators, as in DTrace.
+  CHECK(sorted(rows_tagged(run.out, "accepts")) == sorted({
+      {"accept-established", "127.0.0.1", port, "1"},
+      {"accept-refused", "127.0.0.1", "0", "1"},
+  }));
   // The data in one segment each way: ip_plength is the TCP header and the data. A segment is
   // sent from the client's socket and arrives for the accepted one.
   std::string bytes = std::to_string(kDataBytes);

@@ -89,12 +89,14 @@ TEST_CASE("whererun.d: $$1 becomes the script argument") {
   CHECK(p->clauses.back().probes[0]->name == "END");
 }
 
-TEST_CASE("tick.d: two descriptions in one clause") {
+TEST_CASE("tick.d: two descriptions in one clause, whose probes' arguments differ, compile one by one") {
   auto p = compile_example("tick.d");
-  REQUIRE(p->clauses.size() == 1);
-  REQUIRE(p->clauses[0].probes.size() == 2);
-  CHECK(p->clauses[0].probes[0]->name == "enqueue");  // registry order
-  CHECK(p->clauses[0].probes[1]->name == "tick");
+  REQUIRE(p->clauses.size() == 2);
+  REQUIRE(p->clauses[0].probes.size() == 1);
+  REQUIRE(p->clauses[1].probes.size() == 1);
+  CHECK(p->clauses[0].probes[0]->name == "tick");  // in the order written
+  CHECK(p->clauses[1].probes[0]->name == "enqueue");
+  CHECK(p->aggregations.size() == 1);
   CHECK(p->aggregations[0].params == std::vector<int64_t>{0, 10, 1});
 }
 

@@ -27,6 +27,21 @@ TEST_CASE("args[N]->member becomes the translator's expression over the native a
   CHECK(!contains(d, "psinfo"));  // nothing translated is left for the code generator
 }
 
+TEST_CASE("a clause is compiled for each description when their probes' args[] differ") {
+  // Each description translates args[] from its own probe's arguments.
+  CheckResult tcp = compile_text("tcp:::accept-established, tcp:::accept-refused { x = args[4]->tcp_sport; }");
+  REQUIRE(tcp.program);
+  REQUIRE(tcp.program->clauses.size() == 2);
+  CHECK(tcp.program->clauses[0].probes.at(0)->name == "accept-established");
+  CHECK(tcp.program->clauses[1].probes.at(0)->name == "accept-refused");
+  // Alike probes stay one clause; so does one description whose probes differ, where args[] is
+  // ambiguous.
+  CheckResult alike = compile_text("syscall::read:entry, syscall::write:entry { x = arg0; }");
+  REQUIRE(alike.program);
+  CHECK(alike.program->clauses.size() == 1);
+  CHECK(contains(error_of("proc:::ex* { trace(args[0]); }"), "args[0] has different types"));
+}
+
 TEST_CASE("curlwpsinfo, curpsinfo and curcpu translate curthread and cpu") {
   std::string d = dump_of(
       "profile:::tick-1sec { a = curpsinfo->pr_ppid; b = curcpu->cpu_id; c = curcpu->cpu_pset; "

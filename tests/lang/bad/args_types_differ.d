@@ -1,5 +1,4 @@
-sched:::enqueue,
-proc:::exit
+proc:::ex*
 {
-  trace(args[0]->pr_lwpid);
+  trace(args[0]);
 }
