@@ -652,10 +652,12 @@ void Sema::check_lvalue(ExprPtr& target, const Type* value_type, SourceRange op_
       if (base->kind == ExprKind::Ident && !is_reserved_variable_name(base->text) && !is_bound(bindings_, base->text) &&
           !inlines_.count(base->text) && !enum_constants_.count(base->text)) {
         Variable* v = find_variable(VarScope::Global, base->text);
-        if (v && v->key_types.empty() && v->type->is_array()) return d_object_lvalue(target);
         // As DTrace reads x[i] of a scalar x: *(x + i), which needs a pointer; x[i, j] is no array.
+        bool one_index = target->operands.size() == 2;
+        if (v && v->key_types.empty() && (v->type->is_array() || (one_index && v->type->is_pointer())))
+          return d_object_lvalue(target);
         if (v && v->key_types.empty())
-          fail(target->loc, target->operands.size() == 2 ? ErrTag::D_DEREF_NONPTR : ErrTag::D_ARR_BADREF,
+          fail(target->loc, one_index ? ErrTag::D_DEREF_NONPTR : ErrTag::D_ARR_BADREF,
                base->text + " is not an associative array");
         check_assoc_keys(target, v);
         if (!v) {
