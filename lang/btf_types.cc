@@ -175,6 +175,15 @@ uint32_t BtfTypes::find(const std::string& name, unsigned btf_kind) const {
   }
 }
 
+bool BtfTypes::has_typedef(std::string_view name) const {
+  if (!typedef_names_) {
+    typedef_names_.emplace();
+    for (uint32_t id = 1; const btf_type* t = type_at(id); ++id)
+      if (kind_of(t) == BTF_KIND_TYPEDEF) typedef_names_->insert(name_at(t->name_off));
+  }
+  return typedef_names_->contains(name);
+}
+
 std::optional<int64_t> BtfTypes::enumerator(const std::string& enum_name, const std::string& member) const {
   if (uint32_t id = find(enum_name, BTF_KIND_ENUM)) {
     const btf_type* t = type_at(id);

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 struct btf_type;
@@ -32,6 +33,8 @@ class BtfTypes {
 
   // The id of the type named `name` of BTF kind `btf_kind` (BTF_KIND_STRUCT...), 0 if none.
   uint32_t find(const std::string& name, unsigned btf_kind) const;
+  // Whether the kernel has a typedef named `name` (all of them are indexed on the first call).
+  bool has_typedef(std::string_view name) const;
   // Every type of BTF kind `btf_kind` whose name starts with `prefix`: (name, id), in id order.
   std::vector<std::pair<std::string_view, uint32_t>> find_prefixed(std::string_view prefix, unsigned btf_kind) const;
   // The parameter types of the function prototype that `id` names, through typedefs and
@@ -75,6 +78,7 @@ class BtfTypes {
   mutable std::vector<uint32_t> offsets_;
   mutable uint32_t walked_ = 0;  // byte offset where the walk continues
   mutable std::unordered_map<uint32_t, const Type*> converted_;
+  mutable std::optional<std::unordered_set<std::string_view>> typedef_names_;
   mutable uint32_t records_expanded_ = 0;
 };
 

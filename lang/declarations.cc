@@ -7,6 +7,9 @@
 #include <cctype>
 #include <sstream>
 
+#include <bpf/btf.h>
+
+#include "lang/btf_types.h"
 #include "lang/builtins/builtin.h"
 #include "lang/diagnostics.h"
 #include "lang/kernel_symbols.h"
@@ -271,9 +274,11 @@ const Type* Sema::resolve_spec(const DeclSpec& spec) {
       return long_double ? types_.float_type("long double", 16) : types_.float_type("double", 8);
     case DeclSpec::Base::String: return types_.string_type();
     case DeclSpec::Base::Named: {
-      auto it = typedefs_.find(spec.name);
-      if (it == typedefs_.end()) fail(spec.loc, ErrTag::D_TYPE_ERR, "unknown type name " + spec.name);
-      return it->second;
+      if (auto it = typedefs_.find(spec.name); it != typedefs_.end()) return it->second;
+      // The lexer read the name as a kernel typedef's.
+      if (const BtfTypes* btf = types_.btf(nullptr))
+        if (uint32_t id = btf->find(spec.name, BTF_KIND_TYPEDEF)) return btf->convert(id);
+      fail(spec.loc, ErrTag::D_TYPE_ERR, "unknown type name " + spec.name);
     }
     case DeclSpec::Base::Record: return record_type(*spec.record);
     case DeclSpec::Base::Enum: return enum_type(*spec.enumeration);

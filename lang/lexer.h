@@ -22,7 +22,7 @@ class Lexer {
 
   Parser::symbol_type top_token();
   Parser::symbol_type code_token();
-  Parser::symbol_type identifier(std::string word, SourceRange loc);
+  Parser::symbol_type identifier(std::string word, const char* start, SourceRange loc);
   Parser::symbol_type number(const char* start, SourceRange loc);
   Parser::symbol_type string_literal(SourceRange start);
   Parser::symbol_type char_literal(SourceRange start);
@@ -30,6 +30,11 @@ class Lexer {
   bool skip_space_and_comments();  // false at end of input
   bool predicate_ends_here() const;
   bool follows_member_access(const char* p) const;  // after "." or "->": a member's name
+  std::string_view previous_word(const char* p) const;  // "" when a word does not end there
+  bool follows_tag_keyword(const char* p) const;     // after struct, union or enum: a tag
+  bool follows_type(const char* p) const;
+  bool names_kernel_type(const std::string& word, const char* start);
+  bool declares_kernel_type(const std::string& word);
   int escape(const char** cursor, SourceRange at);
   SourceRange range(const char* begin, const char* end);
   SourceRange extend(SourceRange start);  // the current token from `start` to the cursor

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 
+#include "btf_types.h"
+#include "builtins/builtin.h"
 #include "diagnostics.h"
 
 namespace dsched::lang {
@@ -218,11 +220,13 @@ Parser::symbol_type Lexer::top_token() {
     }
     if (is_identifier(word)) {
       std::optional<Token> token = keyword(word.c_str());
-      if ((token && starts_declaration(*token)) || ctx_.typedef_names.count(word)) {
+      bool kernel_type = !token && !ctx_.typedef_names.count(word) && declares_kernel_type(word);
+      if ((token && starts_declaration(*token)) || ctx_.typedef_names.count(word) || kernel_type) {
         mode_ = Mode::Declaration;
         brace_depth_ = 0;
         nesting_ = 0;
-        return identifier(std::move(word), loc);
+        if (kernel_type) return Parser::make_TYPENAME(std::move(word), loc);
+        return identifier(std::move(word), start, loc);
       }
     }
     return Parser::make_PROBEDESC(word, loc);
@@ -250,9 +254,73 @@ bool Lexer::predicate_ends_here() const {
   }
 }
 
-Parser::symbol_type Lexer::identifier(std::string word, SourceRange loc) {
+std::string_view Lexer::previous_word(const char* p) const {
+  while (p > text_.data() && is_space(p[-1])) --p;
+  const char* end = p;
+  while (p > text_.data() && (std::isalnum((unsigned char)p[-1]) || p[-1] == '_')) --p;
+  return std::string_view(p, size_t(end - p));
+}
+
+bool Lexer::follows_tag_keyword(const char* p) const {
+  std::string_view previous = previous_word(p);
+  return previous == "struct" || previous == "union" || previous == "enum";
+}
+
+// In a declaration, a word after a type (a word other than a qualifier or storage class, or "*")
+// is the declarator's name.
+bool Lexer::follows_type(const char* p) const {
+  std::string_view previous = previous_word(p);
+  if (previous.empty()) {
+    while (p > text_.data() && is_space(p[-1])) --p;
+    return p > text_.data() && p[-1] == '*';
+  }
+  static const std::set<std::string_view> kBeforeType{"const",  "volatile", "restrict", "extern", "static",
+                                                       "register", "typedef", "inline", "self",  "this"};
+  return !kBeforeType.contains(previous);
+}
+
+// A word that names a kernel typedef reads as a type name where C could read one, as DTrace's
+// lexer decides: not after "->", "." or a tag keyword, not once the script has used the word as a
+// variable, and not where what follows (=, ++, --, [, ; or a "," outside parentheses) makes it one.
+// In a clause's code a type name can only be cast to, measured or translated to, `(T)`, `(T *)`,
+// `xlate<T>`, so only there is the kernel's list of typedefs read.
+bool Lexer::names_kernel_type(const std::string& word, const char* start) {
+  if (ctx_.library || ctx_.identifiers.contains(word) || follows_member_access(start) || follows_tag_keyword(start) ||
+      (mode_ == Mode::Declaration && follows_type(start)))
+    return false;
+  const char* p = cursor_;
+  while (p < limit_ && is_space(*p)) ++p;
+  auto at = [&](size_t i) { return p + i < limit_ ? p[i] : '\0'; };
+  bool variable = at(0) == '[' || at(0) == ';' || (at(0) == ',' && nesting_ == 0) || (at(0) == '=' && at(1) != '=') ||
+                  ((at(0) == '+' || at(0) == '-') && at(1) == at(0));
+  if (variable) {
+    ctx_.identifiers.insert(word);
+    return false;
+  }
+  if (mode_ != Mode::Declaration) {
+    const char* before = start;
+    while (before > text_.data() && is_space(before[-1])) --before;
+    bool opens = before > text_.data() && (before[-1] == '(' || before[-1] == '<');
+    if (!opens || !(at(0) == ')' || at(0) == '*' || at(0) == '>') || find_builtin_variable(word)) return false;
+  }
+  const BtfTypes* btf = ctx_.types.btf(nullptr);
+  return btf && btf->has_typedef(word);
+}
+
+// At the top level, a kernel typedef's name followed by a declarator starts a declaration
+// (`loff_t last;`), where a probe description would be followed by "{", "/" or ",".
+bool Lexer::declares_kernel_type(const std::string& word) {
+  const char* p = cursor_;
+  while (p < limit_ && is_space(*p)) ++p;
+  if (p == limit_ || !(*p == '*' || *p == '_' || std::isalpha((unsigned char)*p))) return false;
+  const BtfTypes* btf = ctx_.library ? nullptr : ctx_.types.btf(nullptr);
+  return btf && btf->has_typedef(word);
+}
+
+Parser::symbol_type Lexer::identifier(std::string word, const char* start, SourceRange loc) {
   if (std::optional<Token> token = keyword(word.c_str())) return Parser::symbol_type(*token, loc);
-  if (ctx_.typedef_names.count(word)) return Parser::make_TYPENAME(std::move(word), loc);
+  if (ctx_.typedef_names.count(word) || (mode_ != Mode::Top && names_kernel_type(word, start)))
+    return Parser::make_TYPENAME(std::move(word), loc);
   return Parser::make_IDENT(std::move(word), loc);
 }
 
@@ -287,7 +355,7 @@ Parser::symbol_type Lexer::code_token() {
       // D reserves these for statements it does not have; after -> or . they name a member.
       if (is_reserved_word(word) && !follows_member_access(start))
         fail(loc(), ErrTag::D_SYNTAX, "syntax error near \"" + word + "\": " + word + " is a reserved word");
-      return identifier(std::move(word), loc());
+      return identifier(std::move(word), start, loc());
     }
     ident? "`" ident {  // a kernel symbol, with or without its module: `max_pfn, vmlinux`max_pfn
       const char* quote = static_cast<const char*>(memchr(start, '`', size_t(cursor_ - start)));

@@ -25,6 +25,8 @@ struct ParseContext {
   ParseTree& tree;
   bool from_file = true;  // a script file, not a -n/-P/-m/-f text
   bool library = false;   // a file of the D library
+  // Words the script used as variables: they no longer read as kernel type names.
+  std::unordered_set<std::string> identifiers;
 
   // Builds a node from operands, refusing trees deeper than kMaxExpressionDepth.
   ExprPtr node(ExprKind kind, SourceRange loc, std::vector<ExprPtr> operands = {});
