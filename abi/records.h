@@ -35,7 +35,8 @@ constexpr int kOnDemandArgs = 6;
 // A run-time fault: the clause stops and this record (epid = kFaultEpid) reports it.
 constexpr uint32_t kFaultEpid = 0xffffffff;
 // DTrace's DTRACEFLT_* values: ERROR's arg4.
-enum class FaultKind : uint32_t { InvalidAddress = 1, IllegalOperation = 3, DivideByZero = 4, NoScratch = 5 };
+// DTRACEFLT_* values; the address word of a BadIndex fault is the index.
+enum class FaultKind : uint32_t { InvalidAddress = 1, IllegalOperation = 3, DivideByZero = 4, NoScratch = 5, BadIndex = 11 };
 struct FaultRecord {
   RecordHeader header;   // epid = kFaultEpid
   uint32_t clause_epid;  // the enabled probe (clause for probe) that faulted

@@ -576,8 +576,9 @@ void Sema::check_index(ExprPtr& e) {
     uint64_t index = e->operand(1)->value;
     bool negative = e->operand(1)->type->is_signed && int64_t(index) < 0;
     if (negative || index >= t->count)
-      fail(e->operand(1)->loc, ErrTag::D_UNKNOWN, "index " + (negative ? std::to_string(int64_t(index)) : std::to_string(index)) +
-                                   " is out of bounds for " + describe(t));
+      fail(e->operand(1)->loc, ErrTag::D_ARR_BOUNDS,
+           "index outside array bounds: " + (negative ? std::to_string(int64_t(index)) : std::to_string(index)) +
+               ", max is " + std::to_string(t->count) + " (" + describe(t) + ")");
   }
   e->type = t->target;
 }

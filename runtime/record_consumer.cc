@@ -87,6 +87,8 @@ void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   std::string what = "divide-by-zero";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::IllegalOperation)) what = "illegal operation";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::NoScratch)) what = "out of scratch space";
+  if (fault.kind == static_cast<uint32_t>(abi::FaultKind::BadIndex))
+    what = "index out of bounds (" + std::to_string(int64_t(fault.address)) + ")";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::InvalidAddress)) {
     char address[32];
     std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(fault.address));

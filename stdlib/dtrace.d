@@ -13,4 +13,6 @@ inline int DTRACEFLT_KPRIV = 6;       /* illegal kernel access */
 inline int DTRACEFLT_UPRIV = 7;       /* illegal user access */
 inline int DTRACEFLT_TUPOFLOW = 8;    /* tuple stack overflow */
 inline int DTRACEFLT_BADSTACK = 9;    /* bad stack */
+inline int DTRACEFLT_BADSIZE = 10;    /* bad size */
+inline int DTRACEFLT_BADINDEX = 11;   /* index out of bounds */
 inline int DTRACEFLT_LIBRARY = 1000;  /* library-level fault */

@@ -233,7 +233,7 @@ llvm::Value* Variables::part_address(const lang::Expr& e, llvm::Value* storage) 
   if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(index))
     return ir.offset_ptr(base, constant->getZExtValue() * e.type->size);
   l_.records.check_fault(b.CreateICmpUGE(index, ir.const64(static_cast<int64_t>(array->count))),
-                         abi::FaultKind::InvalidAddress);
+                         abi::FaultKind::BadIndex, index);
   llvm::Value* offset = b.CreateMul(ir.bounded(index, array->count), ir.const64(static_cast<int64_t>(e.type->size)));
   return b.CreateInBoundsGEP(ir.i8(), base, offset);
 }

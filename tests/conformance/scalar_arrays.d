@@ -36,3 +36,9 @@ dtrace:::BEGIN
 	printf("%d\n", a[4]);
 	exit(0);
 }
+
+/* DTRACEFLT_BADINDEX, with the index. */
+dtrace:::ERROR
+{
+	printf("fault %d index %d\n", arg4 == DTRACEFLT_BADINDEX, arg5);
+}
