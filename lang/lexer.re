@@ -159,9 +159,6 @@ Parser::symbol_type Lexer::next() {
 
 Parser::symbol_type Lexer::top_token() {
   for (;;) {
-    if (cursor_ == text_.data() && limit_ - cursor_ >= 2 && cursor_[0] == '#' && cursor_[1] == '!') {
-      while (cursor_ < limit_ && *cursor_ != '\n') ++cursor_;  // interpreter line
-    }
     if (!skip_space_and_comments()) {
       at_end_ = true;
       return Parser::make_END_OF_INPUT(range(limit_, limit_));
@@ -175,6 +172,8 @@ Parser::symbol_type Lexer::top_token() {
       SourceRange loc = range(start, cursor_);
       // A null directive (a line with only #) is ignored, as C's preprocessor ignores it.
       if (line.find_first_not_of(" \t\f\v\r", 1) == std::string::npos) continue;
+      // An interpreter line (#!/usr/sbin/dtrace -s), as DTrace's lexer discards one on any line.
+      if (line.starts_with("#!")) continue;
       if (line.starts_with("#pragma")) return Parser::make_PRAGMA(line.substr(7), loc);
       // As in DTrace, #error and #ident mean what #pragma error and #pragma ident do.
       std::string directive = line.substr(1, line.find_first_of(" \t", 1) - 1);

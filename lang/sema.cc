@@ -148,7 +148,7 @@ void Sema::resolve_descriptions(ClauseSyntax& syntax, Clause& clause) {
     for (const Probe* probe : matched)
       if (probe->unsupported.empty()) resolved.probes.push_back(probe);
     if (resolved.probes.empty() && allow_zero_matches) continue;
-    if (resolved.probes.empty()) fail(desc.loc, ErrTag::D_PDESC_INVAL, matched[0]->unsupported);
+    if (resolved.probes.empty()) fail(desc.loc, ErrTag::D_PDESC_ZERO, matched[0]->unsupported);
     for (const Probe* probe : resolved.probes)
       if (std::find(clause.probes.begin(), clause.probes.end(), probe) == clause.probes.end())
         clause.probes.push_back(probe);

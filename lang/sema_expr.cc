@@ -755,6 +755,13 @@ void Sema::check_assign(ExprPtr& e) {
     check_value(e->operands[1]);
     assigned_new_variable_.clear();
     check_lvalue(e->operands[0], e->operand(1)->type, e->loc);
+    // Storing 0 deletes a dynamic variable (an associative array's element, a thread-local);
+    // another struct is not an integer.
+    const Expr& target = *e->operand(0);
+    bool dynamic = target.kind == ExprKind::Variable && (target.scope == VarScope::ThreadLocal || !target.operands.empty());
+    if (target.type->is_record() && !dynamic && is_null_constant(*e->operand(1)))
+      fail(e->loc, ErrTag::D_OP_INCOMPAT, "cannot assign 0 to " + describe(target.type) +
+                       ": storing 0 deletes only an associative array's element or a thread-local variable");
     convert_for_store(e->operands[1], e->operand(0)->type, e->loc);
     e->type = e->operand(0)->type;
     return;

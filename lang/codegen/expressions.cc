@@ -174,13 +174,13 @@ Value Exprs::unary(const lang::Expr& e) {
 
 Value Exprs::incdec(const lang::Expr& e) {
   Value one{l_.ir.const64(1), l_.program.types->integer(4, true)};
-  auto [before, after] = update(*e.operand(0), e.increment ? BinaryOp::Add : BinaryOp::Sub, one);
+  auto [before, after] = update(*e.operand(0), e.increment ? BinaryOp::Add : BinaryOp::Sub, [&] { return one; });
   return e.prefix ? after : before;
 }
 
 // A compound assignment or ++/-- of an assignment's target: its values before and after.
-std::pair<Value, Value> Exprs::update(const lang::Expr& target, BinaryOp op, const Value& operand) {
-  auto next = [&](const Value& current) { return apply(l_, current, target, op, operand); };
+std::pair<Value, Value> Exprs::update(const lang::Expr& target, BinaryOp op, const std::function<Value()>& operand) {
+  auto next = [&](const Value& current) { return apply(l_, current, target, op, operand()); };
   if (!lang::stored_through(target)) return l_.variables.update(target, next);
   Value before = kernel_object(target);
   Value after = next(before);
@@ -231,8 +231,8 @@ Value Exprs::string_step(const lang::Expr& e) {
 
 Value Exprs::assign(const lang::Expr& e) {
   const lang::Expr& target = *e.operand(0);
+  if (e.compound) return update(target, e.binary_op, [&] { return eval(*e.operand(1)); }).second;
   Value value = eval(*e.operand(1));
-  if (e.compound) return update(target, e.binary_op, value).second;
   if (target.type->is_integer()) value.v = l_.ir.normalize(value.v, target.type);
   // Text becomes the string it is stored as; 0 stays an integer, which frees the variable.
   if (target.type->is_string() && !value.type->is_integer()) value.type = target.type;

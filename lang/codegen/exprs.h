@@ -1,5 +1,6 @@
 // Lowering of D expressions, and reads of kernel memory.
 #pragma once
+#include <functional>
 
 #include <cstdint>
 #include <utility>
@@ -44,7 +45,8 @@ class Exprs {
   Value assign(const lang::Expr& e);
   Value incdec(const lang::Expr& e);
   // An assignment's target: a D variable or a part of one, or memory reached through a pointer.
-  std::pair<Value, Value> update(const lang::Expr& target, lang::BinaryOp op, const Value& operand);
+  // `operand` is evaluated once the target's value is read, as DTrace evaluates x += x++.
+  std::pair<Value, Value> update(const lang::Expr& target, lang::BinaryOp op, const std::function<Value()>& operand);
   void store(const lang::Expr& target, const Value& value);
   Value ternary(const lang::Expr& e);
   Value cast(const lang::Expr& e);

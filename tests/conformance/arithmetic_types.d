@@ -28,6 +28,15 @@ dtrace:::BEGIN
 
 	i = 0;
 	printf("%d %d\n", i++ + ++i, i);
+	/* A compound assignment reads its target (and the target's keys) before its operand. */
+	x = 1;
+	x += x++;
+	self->s = 5;
+	self->s *= self->s++;
+	k = 2;
+	a[k] = 3;
+	a[k] += k++;
+	printf("%d %d %d %d %d\n", x, self->s, a[2], a[3], k);
 	printf("%d %d %d %d\n", 1 << 40, -1 << 63, sizeof (1 << 40), (long long)1 << 40);
 
 	@q = quantize(-5);

@@ -1,0 +1,3 @@
+struct r { int a; };
+struct r x;
+BEGIN { x = 0; exit(0); }
