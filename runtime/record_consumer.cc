@@ -97,7 +97,15 @@ void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   output_.fault({fault.clause_epid + 1, layout.probe_id, layout.probe_description, what, fault.action, fault.site});
 }
 
+abi::Aggregation& RecordConsumer::read_aggregation(uint32_t id) {
+  if (id >= read_in_record_.size()) read_in_record_.resize(id + 1, false);
+  if (read_in_record_[id]) return aggregations_.get(id);
+  read_in_record_[id] = true;
+  return aggregations_.refresh(id);
+}
+
 void RecordConsumer::print(std::string_view bytes, const abi::RecordLayout& layout, Actions actions) {
+  read_in_record_.assign(read_in_record_.size(), false);
   abi::RecordHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
   abi::Firing firing{header.cpu,         layout.probe_id,       layout.probe_provider, layout.probe_module,

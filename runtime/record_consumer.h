@@ -45,7 +45,7 @@ class RecordConsumer : public abi::RunContext {
   // abi::RunContext
   abi::Output& output() override { return output_; }
   abi::Aggregation& aggregation(uint32_t id) override { return aggregations_.get(id); }
-  abi::Aggregation& read_aggregation(uint32_t id) override { return aggregations_.refresh(id); }
+  abi::Aggregation& read_aggregation(uint32_t id) override;
   void clear(uint32_t id) override { aggregations_.clear(id); }
   void trunc(uint32_t id, int64_t keep) override { aggregations_.trunc(id, keep); }
   void exit(int status) override;
@@ -70,6 +70,9 @@ class RecordConsumer : public abi::RunContext {
 
   const abi::CompiledProgram& program_;
   AggregationStore& aggregations_;
+  // The aggregations read since the record being printed began: its printa() actions all print
+  // one snapshot of each, so that @total and @total normalized agree.
+  std::vector<bool> read_in_record_;
   abi::Output& output_;
   abi::Options& options_;
   abi::Symbolizer* symbols_;

@@ -13,6 +13,7 @@
 
 #include <sys/wait.h>
 
+#include "aggregation_text.h"
 #include "support.h"
 #include "traced_window.h"
 #include "workloads.h"
@@ -231,6 +232,27 @@ TEST_CASE("the output of one firing's clauses is not interleaved with another CP
   }
   CHECK(firings == 2 * kCalls);
   CHECK(split == 0);
+}
+
+TEST_CASE("the printa() actions of one firing print one snapshot of an aggregation") {
+  TracedWindow window({"-qn", "syscall::getppid:entry /execname == \"dsched-snap\"/ { @calls = count(); }"
+                              " tick-10ms { printa(\"first %@d\\n\", @calls); printa(\"second %@d\\n\", @calls); }"});
+  REQUIRE(window.is_open());
+  run_named_child("dsched-snap", [] {
+    for (int i = 0; i < 3000000; ++i) getppid();
+  });
+  RunResult run = window.close();
+  REQUIRE(run.status == 0);
+  auto firsts = rows_tagged(run.out, "first");
+  auto seconds = rows_tagged(run.out, "second");
+  REQUIRE(firsts.size() == seconds.size());
+  // The calls go on while the ticks print: a second read would often count more.
+  int growing = 0;
+  for (size_t i = 0; i < firsts.size(); ++i) {
+    CHECK(firsts[i] == seconds[i]);
+    growing += i > 0 && firsts[i] != firsts[i - 1];
+  }
+  CHECK(growing >= 2);
 }
 
 TEST_CASE("a probe firing inside another's program on the same CPU leaves that program's temporaries alone") {
