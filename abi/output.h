@@ -44,6 +44,7 @@ enum class DropKind {
   SpeculationUnavailable,  // speculation() found no free buffer
   KernelSkipped,           // the kernel did not run a clause's program: another BPF program was
                            // running on that CPU (bpf_prog_info.recursion_misses)
+  ErrorInErrorProbe,       // a fault in a clause of dtrace:::ERROR, which DTrace counts, not reports
   ThreadLocalRefused,      // the kernel would not create a thread's storage for a self-> store:
                            // task storage was in use on that CPU (an operation on it preempted
                            // there) or the task was going away. No size would cure it.

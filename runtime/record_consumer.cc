@@ -84,6 +84,11 @@ void RecordConsumer::print_kept_record(std::string_view record) {
 
 void RecordConsumer::report_fault(const abi::FaultRecord& fault) {
   const abi::RecordLayout& layout = program_.records[fault.clause_epid];
+  // As DTrace, a fault of an ERROR clause is counted, not reported (it would fire ERROR again).
+  if (layout.probe_provider == "dtrace" && layout.probe_name == "ERROR") {
+    ++errors_in_error_probe_;
+    return;
+  }
   std::string what = "divide-by-zero";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::IllegalOperation)) what = "illegal operation";
   if (fault.kind == static_cast<uint32_t>(abi::FaultKind::NoScratch)) what = "out of scratch space";

@@ -41,6 +41,7 @@ class RecordConsumer : public abi::RunContext {
   bool exit_requested() const { return exit_status_.has_value(); }
   int exit_status() const { return exit_status_.value_or(0); }
   uint64_t speculative_drops() const { return speculative_drops_; }
+  uint64_t errors_in_error_probe() const { return errors_in_error_probe_; }
 
   // abi::RunContext
   abi::Output& output() override { return output_; }
@@ -82,6 +83,7 @@ class RecordConsumer : public abi::RunContext {
   std::map<uint32_t, std::vector<std::string>> speculations_;
   std::map<uint32_t, uint64_t> speculation_bytes_;
   uint64_t speculative_drops_ = 0;
+  uint64_t errors_in_error_probe_ = 0;
 };
 
 }  // namespace dsched

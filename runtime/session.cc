@@ -378,6 +378,8 @@ int run_session(const abi::CompiledProgram& program, abi::Output& output, abi::O
   output.flush();
   drops.report();
   if (consumer.speculative_drops()) output.drops(abi::DropKind::Speculative, consumer.speculative_drops(), std::nullopt);
+  if (consumer.errors_in_error_probe())
+    output.drops(abi::DropKind::ErrorInErrorProbe, consumer.errors_in_error_probe(), std::nullopt);
   if (output.failed()) return 1;
   if (status != 0) return status;
   return exited ? exit_status : 0;

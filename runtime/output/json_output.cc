@@ -83,6 +83,7 @@ const char* drop_kind(abi::DropKind kind) {
     case abi::DropKind::Speculative: return "speculative";
     case abi::DropKind::SpeculationUnavailable: return "speculation-unavailable";
     case abi::DropKind::KernelSkipped: return "kernel-skipped";
+    case abi::DropKind::ErrorInErrorProbe: return "error-in-error-probe";
     case abi::DropKind::ThreadLocalRefused: return "thread-local-refused";
   }
   return "";

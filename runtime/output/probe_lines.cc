@@ -102,6 +102,7 @@ std::string drop_report(abi::DropKind kind, uint64_t count, std::optional<unsign
       return counted(count, "failed speculation") + " (no speculative buffer available)\n";
     case abi::DropKind::KernelSkipped:
       return counted(count, "probe firing") + " skipped by the kernel (another BPF program was running on the CPU)\n";
+    case abi::DropKind::ErrorInErrorProbe: return counted(count, "error") + " in ERROR probe enabling\n";
     case abi::DropKind::ThreadLocalRefused:
       return counted(count, "thread-local variable store") +
              " refused by the kernel (the thread's storage was in use on its CPU, or the thread was exiting)\n";

@@ -119,6 +119,16 @@ TEST_CASE("ERROR fires inside the faulting probe, before its later clauses: its 
   CHECK(r.out.find(":ERROR") != std::string::npos);  // the ERROR clause's own per-fire line
 }
 
+TEST_CASE("a fault in an ERROR clause is counted as DTrace counts it, and the next ERROR clause runs") {
+  RunResult r = run_dsched({"-qn", "BEGIN { x = *(int *)8; } ERROR { y = *(int *)16; printf(\"not reached\\n\"); }"
+                                   " ERROR { printf(\"next %d\\n\", arg5); exit(0); }"});
+  INFO("stderr: " << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "next 8\n\n");
+  CHECK(r.err == "dsched: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): invalid address (0x8) in action #1 at BPF pc 1\n"
+                 "dsched: 1 error in ERROR probe enabling\n");
+}
+
 TEST_CASE("ERROR of a fault in a kernel probe runs in the faulting thread, with its self-> variables") {
   RunResult r = run_dsched({"-qn",
                             "sched:::on-cpu /pid == $target/ { self->mark = 7; zero = 0; x = 1 / zero; } "

@@ -48,6 +48,8 @@ TEST_CASE("drop reports read in the singular for one") {
   CHECK(drop_report(DropKind::Aggregation, 2, 0u) == "dsched: 2 aggregation drops on CPU 0\n");
   CHECK(drop_report(DropKind::KernelSkipped, 1, std::nullopt) ==
         "dsched: 1 probe firing skipped by the kernel (another BPF program was running on the CPU)\n");
+  CHECK(drop_report(DropKind::ErrorInErrorProbe, 1, std::nullopt) == "dsched: 1 error in ERROR probe enabling\n");
+  CHECK(drop_report(DropKind::ErrorInErrorProbe, 3, std::nullopt) == "dsched: 3 errors in ERROR probe enabling\n");
   CHECK(drop_report(DropKind::ThreadLocalRefused, 2, std::nullopt) ==
         "dsched: 2 thread-local variable stores refused by the kernel (the thread's storage was in use on its CPU, "
         "or the thread was exiting)\n");
