@@ -15,6 +15,8 @@
 #include <asm/unistd.h>
 #include <linux/bpf.h>
 
+#include <algorithm>
+
 #include "lang/codegen/exprs.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/hook.h"
@@ -116,6 +118,13 @@ class ExitHook : public codegen::Hook {
     llvm::Value* live = task_field(l, tracepoint_arg(l, 0), {"signal", "live"});
     if (l.firing.probe().name == "lwp-exit") return nullptr;  // as in DTrace, the last thread too
     return l.ir.b().CreateICmpEQ(l.ir.b().CreateAnd(live, l.ir.const64(0xffffffff)), l.ir.const64(0));
+  }
+  // The thread's exit comes first, then the process's, as DTrace fires lwp-exit in lwp_exit()
+  // before proc_exit() fires exit.
+  void emit(Lowering& l, const std::string& section, const std::vector<const lang::Probe*>& probes) const override {
+    std::vector<const lang::Probe*> ordered = probes;
+    std::ranges::stable_partition(ordered, [](const lang::Probe* probe) { return probe->name == "lwp-exit"; });
+    Hook::emit(l, section, ordered);
   }
 };
 

@@ -58,6 +58,16 @@ TEST_CASE("argN past a probe's arguments are 0; proc:::exit's arg0 is the exit r
   CHECK(r.out.find("on-cpu 0\n") != std::string::npos);  // on-cpu has none
 }
 
+TEST_CASE("a process's last thread fires lwp-exit, then exit, whatever the clauses' order") {
+  RunResult r = run_dsched({"-qn",
+                            "proc:::exit /pid == $target/ { printf(\"exit\\n\"); }"
+                            " proc:::lwp-exit /pid == $target/ { printf(\"lwp-exit\\n\"); }",
+                            "-c", "true"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "lwp-exit\nexit\n\n");
+}
+
 TEST_CASE("epid is the enabled probe; stackdepth and ustackdepth count real frames") {
   RunResult r = run_dsched({"-qn",
                             "BEGIN { printf(\"%d\\n\", epid); } BEGIN { printf(\"%d %d %d\\n\", epid, "
