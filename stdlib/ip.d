@@ -120,6 +120,19 @@ inline string sock_address_string[uintptr_t S, int remote] = S == NULL ? "<unkno
         inet_ntoa6(remote ? &((struct sock *)S)->__sk_common.skc_v6_daddr :
                             &((struct sock *)S)->__sk_common.skc_v6_rcv_saddr);
 
+/*
+ * Where a probe has a packet but no socket (a segment for no socket, any UDP datagram), the ends
+ * of tcpsinfo_t and udpsinfo_t come from the packet, as DTrace for Linux takes them: the local
+ * end is the sender of what is sent and the receiver of what arrives. I is the IP header, H the
+ * TCP or UDP header (both begin with the source port, then the destination port).
+ */
+inline string packet_address_string[uintptr_t I, int inbound, int remote] = I == NULL ? "<unknown>" :
+    *(uint8_t *)I >> 4 == 4 ?
+        inet_ntoa(inbound != remote ? &((struct iphdr *)I)->daddr : &((struct iphdr *)I)->saddr) :
+        inet_ntoa6(inbound != remote ? &((struct ipv6hdr *)I)->daddr : &((struct ipv6hdr *)I)->saddr);
+inline int packet_port[uintptr_t H, int inbound, int remote] = H == NULL ? 0 :
+    ntohs(*(uint16_t *)(H + (inbound != remote ? 2 : 0)));
+
 translator pktinfo_t < struct sk_buff *P > {
   pkt_addr = (uintptr_t)P;
 };

@@ -154,10 +154,13 @@ translator tcpsinfo_t < struct sock *S > {
       S->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[1] == S->__sk_common.skc_v6_daddr.in6_u.u6_addr32[1] &&
       S->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[2] == S->__sk_common.skc_v6_daddr.in6_u.u6_addr32[2] &&
       S->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[3] == S->__sk_common.skc_v6_daddr.in6_u.u6_addr32[3];
-  tcps_lport = S == NULL ? 0 : S->__sk_common.skc_num;
-  tcps_rport = S == NULL ? 0 : ntohs(S->__sk_common.skc_dport);
-  tcps_laddr = sock_address_string[(uintptr_t)S, 0];
-  tcps_raddr = sock_address_string[(uintptr_t)S, 1];
+  tcps_lport = S != NULL ? S->__sk_common.skc_num : arg0 != NULL ? packet_port[arg4, probename == "receive", 0] : 0;
+  tcps_rport = S != NULL && S->__sk_common.skc_dport != 0 ? ntohs(S->__sk_common.skc_dport) :
+      arg0 != NULL ? packet_port[arg4, probename == "receive", 1] : 0;
+  tcps_laddr = S != NULL ? sock_address_string[(uintptr_t)S, 0] :
+      arg0 != NULL ? packet_address_string[arg2, probename == "receive", 0] : "<unknown>";
+  tcps_raddr = S != NULL ? sock_address_string[(uintptr_t)S, 1] :
+      arg0 != NULL ? packet_address_string[arg2, probename == "receive", 1] : "<unknown>";
   tcps_state = S == NULL ? TCP_STATE_CLOSED : tcp_state_from_linux[arg6 != 0 ? arg6 : S->__sk_common.skc_state];
   tcps_suna = S == NULL ? 0 : ((struct tcp_sock *)S)->snd_una;
   tcps_snxt = S == NULL ? 0 : ((struct tcp_sock *)S)->snd_nxt;

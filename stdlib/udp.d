@@ -38,8 +38,8 @@ translator udpinfo_t < struct udphdr *U > {
 
 translator udpsinfo_t < struct sock *S > {
   udps_addr = (uintptr_t)S;
-  udps_lport = S == NULL ? 0 : S->__sk_common.skc_num;
-  udps_rport = S == NULL ? 0 : ntohs(S->__sk_common.skc_dport);
-  udps_laddr = sock_address_string[(uintptr_t)S, 0];
-  udps_raddr = sock_address_string[(uintptr_t)S, 1];
+  udps_lport = packet_port[arg4, probename == "receive", 0];
+  udps_rport = packet_port[arg4, probename == "receive", 1];
+  udps_laddr = packet_address_string[arg2, probename == "receive", 0];
+  udps_raddr = packet_address_string[arg2, probename == "receive", 1];
 };

@@ -225,7 +225,7 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
   // One clause for both: each description has args[] through its own translators, as in DTrace.
   CHECK(sorted(rows_tagged(run.out, "accepts")) == sorted({
       {"accept-established", "127.0.0.1", port, "1"},
-      {"accept-refused", "127.0.0.1", "0", "1"},
+      {"accept-refused", "127.0.0.1", closed, "1"},
   }));
   // The data in one segment each way: ip_plength is the TCP header and the data. A segment is
   // sent from the client's socket and arrives for the accepted one.
@@ -235,9 +235,9 @@ TEST_CASE("tcp: a connection over 127.0.0.1 from connect to close, and a connect
       {"send", "127.0.0.1", "127.0.0.1", client, client, bytes, "1"},
   }));
   // A segment arrives for the socket the kernel would give it: a SYN for the listener, the reset
-  // for the connecting socket. Nobody's SYN has no socket (NULL reads 0 and "<unknown>").
+  // for the connecting socket. Nobody's SYN has no socket (address 0): its ends come from the SYN.
   CHECK(rows_tagged(run.out, "resets") == std::vector<std::vector<std::string>>{{"state-syn-sent", "1"}});
-  CHECK(rows_tagged(run.out, "unheard") == std::vector<std::vector<std::string>>{{"0", "<unknown>", "1"}});
+  CHECK(rows_tagged(run.out, "unheard") == std::vector<std::vector<std::string>>{{"0", "127.0.0.1", "1"}});
   CHECK(rows_tagged(run.out, "syn") == std::vector<std::vector<std::string>>{{"state-listen", port, "1"}});
   CHECK(leftover_programs().empty());
 }
@@ -319,10 +319,12 @@ TEST_CASE("udp and ip: datagrams of a known size over IPv4 and IPv6 loopback") {
   REQUIRE(run.status == 0);
   std::string length = std::to_string(kDatagramBytes + kUdpHeaderBytes), count = std::to_string(kDatagrams);
   std::string from4 = std::to_string(sender4.port), from6 = std::to_string(sender6.port);
-  // A datagram is sent from its socket; when it arrives no socket is known yet (udps_lport 0).
+  // udpsinfo_t's ends come from the datagram, as DTrace for Linux takes them: the local port is
+  // the sender's where it is sent and the receiver's where it arrives.
+  std::string to_port4 = std::to_string(receiver4.port), to_port6 = std::to_string(receiver6.port);
   CHECK(sorted(rows_tagged(run.out, "udp")) == sorted({
-      {"receive", "4", "127.0.0.1", "127.0.0.1", from4, "0", length, length, "1", count},
-      {"receive", "6", "::1", "::1", from6, "0", length, length, "1", count},
+      {"receive", "4", "127.0.0.1", "127.0.0.1", from4, to_port4, length, length, "1", count},
+      {"receive", "6", "::1", "::1", from6, to_port6, length, length, "1", count},
       {"send", "4", "127.0.0.1", "127.0.0.1", from4, from4, length, length, "1", count},
       {"send", "6", "::1", "::1", from6, from6, length, length, "1", count},
   }));
