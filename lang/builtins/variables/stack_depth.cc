@@ -1,7 +1,7 @@
 // stackdepth and ustackdepth: how many frames the kernel and the user stack hold where the probe
-// fired (at most the kernel's perf_event_max_stack, 127 by default); caller and ucaller: the
-// program counter the kernel thread was at (the function holding the probe) and the one the user
-// thread was at when it entered the kernel.
+// fired (at most the kernel's perf_event_max_stack, 127 by default); caller: the program counter
+// the kernel thread was at (the function holding the probe); ucaller: the user stack's second
+// frame, where the user function the thread was in returns to (its caller), as DTrace takes it.
 #include "lang/builtins/support.h"
 #include "lang/codegen/firing.h"
 #include "lang/codegen/ir.h"
@@ -32,8 +32,10 @@ class Caller : public NamedVariable {
   Caller(std::string_view name, bool user) : NamedVariable(name, user ? "uint64_t" : "uintptr_t"), user_(user) {}
   codegen::Value lower(codegen::Lowering& l, const Expr& use) const override {
     if (user_) require_running_thread(l, use.loc, "ucaller");
-    // No stack: the frame is zeroed.
-    return {l.ir.b().CreateLoad(l.ir.i64(), l.firing.stack(1, user_).frames), use.type};
+    // No stack, or a shorter one: the frame is zeroed.
+    const uint32_t frame = user_ ? 1 : 0;
+    codegen::Firing::Stack stack = l.firing.stack(frame + 1, user_);
+    return {l.ir.b().CreateLoad(l.ir.i64(), l.ir.offset_ptr(stack.frames, 8 * frame)), use.type};
   }
 
  private:
