@@ -1,5 +1,7 @@
 #include "lang/codegen/bpf_module.h"
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -9,6 +11,7 @@
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/StructuralHash.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -20,6 +23,7 @@
 #include <llvm/Transforms/Scalar/GVN.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/FunctionComparator.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -253,6 +257,28 @@ void BpfModule::optimize() {
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(each)));
   pipeline.addPass(llvm::GlobalDCEPass());  // constants only a removed branch used
   pipeline.run(*module_, modules);
+  merge_identical_functions();
+}
+
+// Each string scan of a clause has its own bpf_loop() callback, and the kernel lets a program
+// have 256 functions: identical ones (the same scan of strings of one size) become one.
+void BpfModule::merge_identical_functions() {
+  llvm::GlobalNumberState numbers;
+  std::multimap<llvm::IRHash, llvm::Function*> kept;
+  for (llvm::Function& fn : llvm::make_early_inc_range(*module_)) {
+    if (fn.isDeclaration() || !fn.hasLocalLinkage()) continue;
+    llvm::IRHash hash = llvm::StructuralHash(fn);
+    auto [first, last] = kept.equal_range(hash);
+    auto same = std::find_if(first, last, [&](const auto& entry) {
+      return llvm::FunctionComparator(&fn, entry.second, &numbers).compare() == 0;
+    });
+    if (same == last) {
+      kept.emplace(hash, &fn);
+      continue;
+    }
+    fn.replaceAllUsesWith(same->second);
+    fn.eraseFromParent();
+  }
 }
 
 std::vector<char> BpfModule::emit_object(std::string* lowered, std::string* optimized) {

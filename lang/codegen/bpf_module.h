@@ -66,6 +66,7 @@ class BpfModule {
   llvm::DIType* di_int(unsigned bits, bool is_signed);
   void describe_functions();  // BTF func_info for every function defined
   void optimize();
+  void merge_identical_functions();
 
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::string backend_errors_;  // what LLVM reported as errors while compiling (its diagnostics)
