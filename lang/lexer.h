@@ -32,7 +32,7 @@ class Lexer {
   bool follows_member_access(const char* p) const;  // after "." or "->": a member's name
   std::string_view previous_word(const char* p) const;  // "" when a word does not end there
   bool follows_tag_keyword(const char* p) const;     // after struct, union or enum: a tag
-  bool follows_type(const char* p) const;
+  bool begins_declaration_type(const char* p) const;
   bool names_kernel_type(const std::string& word, const char* start);
   bool declares_kernel_type(const std::string& word);
   int escape(const char** cursor, SourceRange at);

@@ -265,27 +265,25 @@ bool Lexer::follows_tag_keyword(const char* p) const {
   return previous == "struct" || previous == "union" || previous == "enum";
 }
 
-// In a declaration, a word after a type (a word other than a qualifier or storage class, or "*")
-// is the declarator's name.
-bool Lexer::follows_type(const char* p) const {
+// Where a declaration's type may begin: after ";", "{", "(", ",", "<" (a translator's input) or
+// a qualifier or storage class. After a type comes the declarator's name; after "=" an inline's
+// value, which is code.
+bool Lexer::begins_declaration_type(const char* p) const {
   std::string_view previous = previous_word(p);
-  if (previous.empty()) {
-    while (p > text_.data() && is_space(p[-1])) --p;
-    return p > text_.data() && p[-1] == '*';
-  }
   static const std::set<std::string_view> kBeforeType{"const",  "volatile", "restrict", "extern", "static",
                                                        "register", "typedef", "inline", "self",  "this"};
-  return !kBeforeType.contains(previous);
+  if (!previous.empty()) return kBeforeType.contains(previous);
+  while (p > text_.data() && is_space(p[-1])) --p;
+  return p == text_.data() || std::strchr(";{(,<}", p[-1]);
 }
 
 // A word that names a kernel typedef reads as a type name where C could read one, as DTrace's
 // lexer decides: not after "->", "." or a tag keyword, not once the script has used the word as a
 // variable, and not where what follows (=, ++, --, [, ; or a "," outside parentheses) makes it one.
-// In a clause's code a type name can only be cast to, measured or translated to, `(T)`, `(T *)`,
-// `xlate<T>`, so only there is the kernel's list of typedefs read.
+// In code a type name can only be cast to, measured or translated to, `(T)`, `(T *)`, `xlate<T>`,
+// so only there, and where a declaration's type begins, is the kernel's list of typedefs read.
 bool Lexer::names_kernel_type(const std::string& word, const char* start) {
-  if (ctx_.library || ctx_.identifiers.contains(word) || follows_member_access(start) || follows_tag_keyword(start) ||
-      (mode_ == Mode::Declaration && follows_type(start)))
+  if (ctx_.library || ctx_.identifiers.contains(word) || follows_member_access(start) || follows_tag_keyword(start))
     return false;
   const char* p = cursor_;
   while (p < limit_ && is_space(*p)) ++p;
@@ -296,7 +294,7 @@ bool Lexer::names_kernel_type(const std::string& word, const char* start) {
     ctx_.identifiers.insert(word);
     return false;
   }
-  if (mode_ != Mode::Declaration) {
+  if (!(mode_ == Mode::Declaration && begins_declaration_type(start))) {
     const char* before = start;
     while (before > text_.data() && is_space(before[-1])) --before;
     bool opens = before > text_.data() && (before[-1] == '(' || before[-1] == '<');

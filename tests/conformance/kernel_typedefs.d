@@ -11,6 +11,7 @@ struct sample {
 	atomic_t hits;
 };
 struct sample s;
+inline int offset_bytes = sizeof(loff_t) + sizeof(__u8);
 
 BEGIN
 {
@@ -23,6 +24,6 @@ BEGIN
 	printf("%d %d %d %d\n", last, s.small, s.signed_small, s.hits.counter);
 	code = 3;
 	config = 4;
-	printf("%d\n", (code) + config);
+	printf("%d %d\n", (code) + config, offset_bytes);
 	exit(0);
 }
