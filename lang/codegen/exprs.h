@@ -1,8 +1,8 @@
 // Lowering of D expressions, and reads of kernel memory.
 #pragma once
-#include <functional>
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
